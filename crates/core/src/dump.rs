@@ -1,0 +1,86 @@
+//! Readable text dumps of a model, one task per line: what snapshot tests
+//! compare and what `longpole dump` prints.
+
+use crate::model::{Model, Nanos, Role, TaskId};
+use std::fmt::Write;
+
+/// Formats nanoseconds as milliseconds, exact, without trailing zeros: `1500`, `0.0015`.
+pub fn ms(ns: Nanos) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    let (whole, frac) = (ns.unsigned_abs() / 1_000_000, ns.unsigned_abs() % 1_000_000);
+    if frac == 0 {
+        format!("{sign}{whole}")
+    } else {
+        let frac = format!("{frac:06}");
+        format!("{sign}{whole}.{}", frac.trim_end_matches('0'))
+    }
+}
+
+fn opt_ms(t: Option<Nanos>) -> String {
+    t.map_or_else(|| "?".to_owned(), ms)
+}
+
+fn role(r: Role) -> &'static str {
+    match r {
+        Role::Work => "work",
+        Role::Transfer => "transfer",
+        Role::Setup => "setup",
+    }
+}
+
+/// One line per task: role, uid, lane, start, end, duration (ms; `?` when
+/// unknown), kind, flags and dependencies; then the window.
+pub fn tasks(model: &Model) -> String {
+    let mut out = String::new();
+    for (i, t) in model.tasks().iter().enumerate() {
+        let deps: Vec<String> = model
+            .deps(TaskId(i as u32))
+            .iter()
+            .map(|&d| {
+                let d = model.task(d);
+                format!("{}@{}", d.uid, role(d.role))
+            })
+            .collect();
+        let _ = write!(
+            out,
+            "{} {} lane={} {}..{} dur={} kind={}",
+            role(t.role),
+            t.uid,
+            model.lanes()[t.lane.index()].name,
+            opt_ms(t.start),
+            opt_ms(t.end),
+            opt_ms(t.duration()),
+            model.kinds()[t.kind.index()].name,
+        );
+        if let Some(b) = t.bytes {
+            let _ = write!(out, " bytes={b}");
+        }
+        if let Some(o) = t.origin {
+            let _ = write!(out, " from={}", model.lanes()[o.index()].name);
+        }
+        if t.cached {
+            out.push_str(" cached");
+        }
+        if t.failed {
+            out.push_str(" failed");
+        }
+        let _ = writeln!(out, " deps=[{}]", deps.join(", "));
+    }
+    match model.window() {
+        Some((a, b)) => {
+            let _ = writeln!(out, "window {}..{} wall={}", ms(a), ms(b), ms(b - a));
+        }
+        None => out.push_str("window none\n"),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ms_is_exact() {
+        assert_eq!(super::ms(1_500_000_000), "1500");
+        assert_eq!(super::ms(1_500), "0.0015");
+        assert_eq!(super::ms(-2_000_001), "-2.000001");
+    }
+}

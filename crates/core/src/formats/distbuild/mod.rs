@@ -1,0 +1,150 @@
+//! distbuild execution logs: the build farm behind Yandex's `ya make`.
+//!
+//! **Who writes it.** distbuild, for every distributed build; ya's own
+//! analyser (`devtools/ya/build/stat/graph.py` in `yandex/yatool`) reads it
+//! for `ya make --stat`. The spec is `shared/specs/distbuild-log.md`.
+//!
+//! **A record.** One event per line, fields separated by ONE space:
+//!
+//! ```text
+//! 4720 dep_finished C host1 B host2 200
+//! ^    ^            ^ ^     ^ ^     ^ size in bytes
+//! |    |            | |     | origin host
+//! |    |            | |     dependency uid
+//! |    |            | destination host
+//! |    |            consumer uid
+//! |    event type
+//! time, ms
+//! ```
+//!
+//! **What is read.** Every current event: prepare phases (`prepare_start`,
+//! `repository_prepared`, `resources_prepared`), copies (`dep_start`,
+//! `dep_wait`, `dep_finished`), and runs (`deploy`, `deployed`, `started`,
+//! `finished`, `finished_from_cache`). They are reconciled into ya's
+//! RunTasks, CopyTasks and PrepareTasks exactly as ya does, in any line
+//! order, binding worker ids to hosts in bounded memory ([`binder`]).
+//!
+//! **What is ignored.** `dep_extract_*` (ya ignores them: their key is not
+//! unique) and the retired events of older logs (counted, reported once).
+//! Lines of unknown event types are kept verbatim in [`Log::unknown_lines`]
+//! and reported once per type.
+//!
+//! **Mapping.** Hosts are lanes; run tasks are work, copies are transfers,
+//! prepare phases are setup. Edges: copy → producer run task; run task →
+//! its copies; run task → its build-graph dependencies; every copy and run
+//! task → the prepare task of its host that ends last.
+//!
+//! **Dialects and caveats.** Before late 2024 `dep_start`/`dep_wait`
+//! carried the origin host where the dependency count is now, and
+//! `prepare_start` carried a host; both are read and named in an info
+//! diagnostic. Lines are not in time order. A worker with no
+//! `prepare_start` gets an unknown start (ya uses 0, which on epoch times
+//! makes one giant task). A line containing a NUL byte ends the log: the
+//! input is no longer text.
+
+mod binder;
+mod line;
+mod log;
+mod reconcile;
+
+pub use log::{CopyTask, Log, PrepareTask, RunTask};
+
+use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
+use crate::diagnostics::{Diagnostics, Position};
+use crate::error::FormatError;
+use crate::lines::LineSplitter;
+use line::{parse_int, Fields};
+use reconcile::{is_known_event, Reconciler};
+
+/// The distbuild execution log format.
+pub struct DistbuildFormat;
+
+/// Lines looked at by the sniffer.
+const SNIFF_LINES: usize = 16;
+
+impl Format for DistbuildFormat {
+    fn id(&self) -> FormatId {
+        FormatId::Distbuild
+    }
+
+    /// Yes when the first lines all look like `<integer> <word> ...` and at
+    /// least one names a distbuild event.
+    fn sniff(&self, input: SniffInput<'_>) -> Sniff {
+        let mut seen = 0;
+        let mut known = false;
+        let mut rest = input.head;
+        while seen < SNIFF_LINES {
+            let (line, complete) = match memchr::memchr(b'\n', rest) {
+                Some(i) => (&rest[..i], true),
+                None if input.at_eof && !rest.is_empty() => (rest, true),
+                None => (rest, false),
+            };
+            if !complete {
+                break;
+            }
+            rest = rest.get(line.len() + 1..).unwrap_or_default();
+            let fields = Fields::split(line);
+            if fields.len() == 0 {
+                continue;
+            }
+            let (Some(time), Some(ev)) = (fields.get(0), fields.get(1)) else { return Sniff::No };
+            if fields.len() < 3 || parse_int(time).is_none() || ev.is_empty() || !ev.iter().all(|b| b.is_ascii_graphic()) {
+                return Sniff::No;
+            }
+            known |= is_known_event(ev);
+            seen += 1;
+        }
+        match (known, seen) {
+            (true, _) => Sniff::Yes,
+            (false, SNIFF_LINES) => Sniff::No,
+            (false, _) if input.at_eof => Sniff::No,
+            (false, _) => Sniff::NeedMore,
+        }
+    }
+
+    fn reader(&self) -> Box<dyn FormatReader> {
+        Box::new(DistbuildReader::default())
+    }
+}
+
+/// Reads one distbuild log.
+#[derive(Default)]
+struct DistbuildReader {
+    lines: LineSplitter,
+    state: Reconciler,
+}
+
+impl DistbuildReader {
+    fn line(state: &mut Reconciler, diags: &mut Diagnostics, line_no: u64, line: &[u8]) -> Result<(), FormatError> {
+        if memchr::memchr(0, line).is_some() {
+            return Err(FormatError::new(
+                FormatId::Distbuild.title(),
+                Position::Line(line_no),
+                "a NUL byte: this is binary data, not a text log",
+                line,
+            ));
+        }
+        state.line(line_no, &Fields::split(line), line, diags);
+        Ok(())
+    }
+}
+
+impl FormatReader for DistbuildReader {
+    fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
+        let state = &mut self.state;
+        self.lines.feed(chunk, |n, l| Self::line(state, diags, n, l))
+    }
+
+    fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
+        let state = &mut self.state;
+        self.lines.finish(|n, l| Self::line(state, diags, n, l))?;
+        Ok(Parsed::Distbuild(self.state.finish(diags)))
+    }
+
+    fn counts(&self) -> ReadCounts {
+        ReadCounts { lines: self.lines.lines(), events: self.state.events() }
+    }
+}
+
+#[cfg(test)]
+mod tests;

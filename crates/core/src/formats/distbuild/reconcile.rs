@@ -1,0 +1,462 @@
+//! Turning distbuild events into ya's tasks, line by line, in any line order.
+//!
+//! This follows ya's `_create_graph_with_distbuild_log` step by step (see
+//! `specs/distbuild-log.md`), with three deliberate differences, each
+//! reported as a diagnostic: a worker with no `prepare_start` gets an
+//! unknown start instead of 0; a copy with one event is reported instead of
+//! dropped silently; a line ya would crash on (a bad time, a missing field)
+//! is reported and skipped.
+
+use super::binder::Binder;
+use super::line::{is_numeric, parse_int, Fields};
+use super::log::{CopyTask, Log, PrepareTask, RunTask};
+use crate::diagnostics::{Diagnostics, Position, Severity};
+use crate::error::quote_bytes;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Event types of older logs that ya no longer reads.
+const RETIRED: &[&str] = &[
+    "toolchain_prepare_finish",
+    "resources_prepare_finish",
+    "source_prepare_finish",
+    "tests_data_prepare_finish",
+    "deploy_identic",
+    "ready",
+    "dep_pack_start",
+    "dep_pack_finish",
+    "dep_send_start",
+    "dep_send_finish",
+];
+
+/// Every event type a current log has.
+pub(super) const CURRENT: &[&str] = &[
+    "prepare_start",
+    "repository_prepared",
+    "resources_prepared",
+    "dep_start",
+    "dep_wait",
+    "dep_finished",
+    "dep_extract_queue",
+    "dep_extract_start",
+    "dep_extract_finish",
+    "deploy",
+    "deployed",
+    "started",
+    "finished",
+    "finished_from_cache",
+];
+
+/// Is `name` an event type of some distbuild dialect?
+pub(super) fn is_known_event(name: &[u8]) -> bool {
+    CURRENT.iter().chain(RETIRED).any(|e| e.as_bytes() == name)
+}
+
+/// One worker's prepare events.
+#[derive(Debug)]
+struct Worker {
+    id: i64,
+    start: Option<i64>,
+    /// (prepare type, end time), types in order of first appearance.
+    ends: Vec<(String, i64)>,
+    first_line: u64,
+}
+
+/// Lines of one event type that is not interpreted.
+#[derive(Debug)]
+struct Uninterpreted {
+    name: String,
+    first_line: u64,
+    count: u64,
+    retired: bool,
+}
+
+/// The streaming state of one log.
+#[derive(Debug, Default)]
+pub(super) struct Reconciler {
+    log: Log,
+    run_of_uid: HashMap<u32, usize>,
+    open_copies: HashMap<(u32, u32), CopyTask>,
+    workers: Vec<Worker>,
+    worker_of_id: HashMap<i64, usize>,
+    binder: Binder,
+    uninterpreted: Vec<Uninterpreted>,
+    uninterpreted_of: HashMap<String, usize>,
+    old_dep_dialect: bool,
+    old_prepare_dialect: bool,
+    events: u64,
+}
+
+impl Reconciler {
+    /// Lines recognised as events (a time, a type and at least one more field).
+    pub(super) fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Reads one line.
+    pub(super) fn line(&mut self, line_no: u64, fields: &Fields<'_>, raw: &[u8], diags: &mut Diagnostics) {
+        let at = Position::Line(line_no);
+        if fields.len() < 3 {
+            if fields.len() > 0 {
+                diags.report(
+                    Severity::Warning,
+                    "distbuild.short-line",
+                    at,
+                    format!("a line needs a time, an event type and its fields; skipped {}", quote_bytes(raw)),
+                );
+            }
+            return;
+        }
+        let (Some(time_field), Some(ev), Some(uid_field)) = (fields.get(0), fields.get(1), fields.get(2)) else {
+            return;
+        };
+        let Some(time) = parse_int(time_field) else {
+            diags.report(
+                Severity::Warning,
+                "distbuild.bad-time",
+                at,
+                format!("the time {} is not an integer number of milliseconds; line skipped", quote_bytes(time_field)),
+            );
+            return;
+        };
+        self.events += 1;
+        self.log.window = Some(match self.log.window {
+            None => (time, time),
+            Some((lo, hi)) => (lo.min(time), hi.max(time)),
+        });
+        let need = match ev {
+            b"started" | b"finished" | b"finished_from_cache" | b"deployed" | b"deploy" | b"prepare_start"
+            | b"repository_prepared" | b"resources_prepared" => 4,
+            b"dep_start" | b"dep_wait" => 5,
+            b"dep_finished" => 7,
+            _ => 3,
+        };
+        if fields.len() < need {
+            diags.report(
+                Severity::Warning,
+                "distbuild.short-line",
+                at,
+                format!(
+                    "'{}' needs {need} fields but the line has {}; skipped {}",
+                    String::from_utf8_lossy(ev),
+                    fields.len(),
+                    quote_bytes(raw)
+                ),
+            );
+            return;
+        }
+        let f = |i: usize| fields.get(i).unwrap_or_default();
+        match ev {
+            b"started" | b"deployed" => {
+                let uid = self.uid(uid_field, line_no, diags);
+                let host = self.host(f(3), line_no, diags);
+                self.binder.uid_on_host(uid, host);
+                self.run(uid, host, line_no).start = Some(time);
+            }
+            b"finished" => {
+                let uid = self.uid(uid_field, line_no, diags);
+                let host = self.host(f(3), line_no, diags);
+                self.binder.uid_on_host(uid, host);
+                let run = self.run(uid, host, line_no);
+                run.end = Some(time);
+                set_result(run, fields);
+            }
+            b"finished_from_cache" => {
+                let uid = self.uid(uid_field, line_no, diags);
+                let host = self.host(f(3), line_no, diags);
+                let run = self.run(uid, host, line_no);
+                run.from_cache = true;
+                run.start = Some(time);
+                run.end = Some(time);
+                set_result(run, fields);
+            }
+            b"dep_start" | b"dep_wait" => {
+                if let Some(old) = fields.get(5) {
+                    if !old.is_empty() && !is_numeric(old) && !self.old_dep_dialect {
+                        self.old_dep_dialect = true;
+                        diags.report(
+                            Severity::Info,
+                            "distbuild.old-dialect",
+                            at,
+                            "older dialect (before late 2024): dep_start/dep_wait carry the origin host where the dependency count is now",
+                        );
+                    }
+                }
+                let uid = self.uid(uid_field, line_no, diags);
+                let dest = self.host(f(3), line_no, diags);
+                let dep = self.uid(f(4), line_no, diags);
+                self.copy(dep, uid, dest, line_no).start = Some(time);
+            }
+            b"dep_finished" => {
+                let uid = self.uid(uid_field, line_no, diags);
+                let dest = self.host(f(3), line_no, diags);
+                let dep = self.uid(f(4), line_no, diags);
+                let origin = self.host(f(5), line_no, diags);
+                let size = f(6);
+                let size = if is_numeric(size) { parse_int(size).map_or(0, |s| s as u64) } else { 0 };
+                let copy = self.copy(dep, uid, dest, line_no);
+                copy.origin_host = Some(origin);
+                copy.end = Some(time);
+                copy.size = size;
+            }
+            b"deploy" => {
+                if let Some(worker) = self.worker_id(f(3), line_no, diags) {
+                    let uid = self.uid(uid_field, line_no, diags);
+                    self.binder.uid_on_worker(uid, worker);
+                }
+            }
+            b"prepare_start" => {
+                if !uid_field.is_empty() && !self.old_prepare_dialect {
+                    self.old_prepare_dialect = true;
+                    diags.report(
+                        Severity::Info,
+                        "distbuild.old-dialect",
+                        at,
+                        "older dialect (before late 2024): prepare_start carries a host in its third field",
+                    );
+                }
+                if let Some(worker) = self.worker_id(f(3), line_no, diags) {
+                    self.worker(worker, line_no).start = Some(time);
+                }
+            }
+            b"repository_prepared" | b"resources_prepared" => {
+                if let Some(worker) = self.worker_id(f(3), line_no, diags) {
+                    let kind = if ev == b"resources_prepared" {
+                        "resources".to_owned()
+                    } else {
+                        format!("repository:{}", text(uid_field, line_no, diags))
+                    };
+                    let w = self.worker(worker, line_no);
+                    match w.ends.iter_mut().find(|(k, _)| *k == kind) {
+                        Some((_, end)) => *end = time,
+                        None => w.ends.push((kind, time)),
+                    }
+                }
+            }
+            b"dep_extract_queue" | b"dep_extract_start" | b"dep_extract_finish" => {
+                // ya ignores these: their key (dep uid, destination) is not unique.
+            }
+            _ => self.uninterpreted(ev, line_no, raw),
+        }
+    }
+
+    fn uid(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
+        let s = text(field, line_no, diags);
+        self.log.uids.intern(&s)
+    }
+
+    fn host(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
+        let s = text(field, line_no, diags);
+        self.log.hosts.intern(&s)
+    }
+
+    fn worker_id(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> Option<i64> {
+        let id = parse_int(field);
+        if id.is_none() {
+            diags.report(
+                Severity::Warning,
+                "distbuild.bad-worker-id",
+                Position::Line(line_no),
+                format!("the worker id {} is not an integer; line skipped (as ya does)", quote_bytes(field)),
+            );
+        }
+        id
+    }
+
+    fn run(&mut self, uid: u32, host: u32, line_no: u64) -> &mut RunTask {
+        let runs = &mut self.log.runs;
+        let i = *self.run_of_uid.entry(uid).or_insert_with(|| {
+            runs.push(RunTask {
+                uid,
+                host,
+                start: None,
+                end: None,
+                from_cache: false,
+                status: None,
+                size: None,
+                line: line_no,
+            });
+            runs.len() - 1
+        });
+        &mut runs[i]
+    }
+
+    /// ya's `get_copy_task`: the first event of a pair parks the copy, the second completes it.
+    fn copy(&mut self, dep_uid: u32, uid: u32, dest_host: u32, line_no: u64) -> &mut CopyTask {
+        let key = (dep_uid, uid);
+        match self.open_copies.remove(&key) {
+            Some(copy) => {
+                self.log.copies.push(copy);
+                let last = self.log.copies.len() - 1;
+                &mut self.log.copies[last]
+            }
+            None => self.open_copies.entry(key).or_insert(CopyTask {
+                dep_uid,
+                uid,
+                dest_host,
+                origin_host: None,
+                start: None,
+                end: None,
+                size: 0,
+                line: line_no,
+            }),
+        }
+    }
+
+    fn worker(&mut self, id: i64, line_no: u64) -> &mut Worker {
+        let workers = &mut self.workers;
+        let i = *self.worker_of_id.entry(id).or_insert_with(|| {
+            workers.push(Worker { id, start: None, ends: Vec::new(), first_line: line_no });
+            workers.len() - 1
+        });
+        &mut workers[i]
+    }
+
+    fn uninterpreted(&mut self, ev: &[u8], line_no: u64, raw: &[u8]) {
+        let name = String::from_utf8_lossy(ev).into_owned();
+        let i = match self.uninterpreted_of.get(&name) {
+            Some(&i) => i,
+            None => {
+                let retired = RETIRED.contains(&name.as_str());
+                self.uninterpreted.push(Uninterpreted { name: name.clone(), first_line: line_no, count: 0, retired });
+                self.uninterpreted_of.insert(name, self.uninterpreted.len() - 1);
+                self.uninterpreted.len() - 1
+            }
+        };
+        let u = &mut self.uninterpreted[i];
+        u.count += 1;
+        if !u.retired {
+            self.log.unknown_lines.push((line_no, String::from_utf8_lossy(raw).into_owned()));
+        }
+    }
+
+    /// Ends the log: builds the prepare tasks, resolves worker ids and reports what is incomplete.
+    pub(super) fn finish(mut self, diags: &mut Diagnostics) -> Log {
+        let mut lone: Vec<CopyTask> = self.open_copies.into_values().collect();
+        lone.sort_by_key(|c| c.line);
+        for c in lone {
+            let (event, missing) = if c.start.is_some() { ("dep_start/dep_wait", "dep_finished") } else { ("dep_finished", "dep_start/dep_wait") };
+            diags.report(
+                Severity::Warning,
+                "distbuild.lone-copy-event",
+                Position::Line(c.line),
+                format!(
+                    "the copy of {} to {} on {} has a {event} but no {missing}; dropped (ya drops it too)",
+                    self.log.uid(c.dep_uid),
+                    self.log.uid(c.uid),
+                    self.log.host(c.dest_host)
+                ),
+            );
+        }
+
+        let mut prepare_of: HashMap<(String, u32), usize> = HashMap::new();
+        for w in &self.workers {
+            let host = match self.binder.host(w.id) {
+                Some(h) => h,
+                None => {
+                    diags.report(
+                        Severity::Warning,
+                        "distbuild.unbound-worker",
+                        Position::Line(w.first_line),
+                        format!(
+                            "worker {} was never bound to a host (no deploy and run event share a uid); its prepare tasks are shown on 'worker-{}'",
+                            w.id, w.id
+                        ),
+                    );
+                    self.log.hosts.intern(&format!("worker-{}", w.id))
+                }
+            };
+            if w.start.is_none() && !w.ends.is_empty() {
+                diags.report(
+                    Severity::Warning,
+                    "distbuild.no-prepare-start",
+                    Position::Line(w.first_line),
+                    format!(
+                        "worker {} has prepare events but no prepare_start: the start of its prepare tasks is unknown, so they stay off the critical path (ya would start them at 0)",
+                        w.id
+                    ),
+                );
+            }
+            let mut longest: Option<usize> = None;
+            for (kind, end) in &w.ends {
+                let prepares = &mut self.log.prepares;
+                let i = *prepare_of.entry((kind.clone(), host)).or_insert_with(|| {
+                    prepares.push(PrepareTask { kind: kind.clone(), host, start: None, end: *end });
+                    prepares.len() - 1
+                });
+                prepares[i].start = w.start;
+                prepares[i].end = *end;
+                if longest.is_none_or(|l| prepares[l].end < *end) {
+                    longest = Some(i);
+                }
+            }
+            self.log.longest_prepare.insert(host, longest);
+        }
+
+        for i in 0..self.log.runs.len() {
+            let run = &self.log.runs[i];
+            let host_text = self.log.hosts.name(run.host);
+            if run.from_cache && is_numeric(host_text.as_bytes()) {
+                let worker = parse_int(host_text.as_bytes());
+                let bound = worker.and_then(|w| self.binder.host(w));
+                let host = match (bound, worker) {
+                    (Some(h), _) => h,
+                    (None, Some(w)) => self.log.hosts.intern(&format!("worker-{w}")),
+                    (None, None) => run.host,
+                };
+                self.log.runs[i].host = host;
+            }
+            let run = &self.log.runs[i];
+            let (code, what) = match (run.start, run.end) {
+                (Some(_), None) => ("distbuild.unfinished-task", "started but never finished"),
+                (None, Some(_)) => ("distbuild.unstarted-task", "finished but never started"),
+                _ => continue,
+            };
+            diags.report(
+                Severity::Warning,
+                code,
+                Position::Line(run.line),
+                format!(
+                    "run task {} on {} {what}: it has no duration, so it gets no edges and stays off the critical path",
+                    self.log.uid(run.uid),
+                    self.log.host(run.host)
+                ),
+            );
+        }
+
+        for u in &self.uninterpreted {
+            let (severity, code, what) = if u.retired {
+                (Severity::Info, "distbuild.retired-event", "retired event type (older dialect), not used")
+            } else {
+                (Severity::Warning, "distbuild.unknown-event", "unknown event type; lines kept but not interpreted")
+            };
+            let lines = if u.count == 1 { "line" } else { "lines" };
+            diags.report(severity, code, Position::Line(u.first_line), format!("'{}': {what} ({} {lines})", u.name, u.count));
+        }
+        self.log
+    }
+}
+
+/// The STATUS and SIZE fields of a `finished` line.
+fn set_result(run: &mut RunTask, fields: &Fields<'_>) {
+    if let Some(status) = fields.get(4) {
+        run.status = Some(String::from_utf8_lossy(status).into_owned());
+    }
+    run.size = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
+}
+
+/// A field as text; bytes that are not UTF-8 are replaced and reported.
+fn text<'a>(field: &'a [u8], line_no: u64, diags: &mut Diagnostics) -> Cow<'a, str> {
+    match std::str::from_utf8(field) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => {
+            diags.report(
+                Severity::Warning,
+                "distbuild.invalid-utf8",
+                Position::Line(line_no),
+                format!("the field {} is not UTF-8; invalid bytes replaced with U+FFFD", quote_bytes(field)),
+            );
+            String::from_utf8_lossy(field)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+use crate::diagnostics::Diagnostics;
+use crate::formats::{detect, Detection, FormatId, SniffInput};
+use crate::ingest::read_bytes;
+use crate::test_support::corpus;
+
+/// The dump of a log read at one chunk size: the model's tasks, then every diagnostic.
+fn dump(name: &str, data: &[u8], chunk: usize) -> String {
+    let input = read_bytes(name, data, chunk).unwrap();
+    let analysis = crate::reconcile(vec![input]);
+    let mut out = crate::dump::tasks(&analysis.datasets[0].model);
+    out.push_str(&diagnostics(&analysis.inputs[0].diagnostics));
+    out
+}
+
+fn diagnostics(d: &Diagnostics) -> String {
+    d.kept().iter().map(|d| format!("{d}\n")).collect()
+}
+
+fn check(file: &str) -> String {
+    let data = std::fs::read(corpus(file)).unwrap();
+    let whole = dump(file, &data, data.len());
+    for chunk in [1, 7, 4096] {
+        assert_eq!(dump(file, &data, chunk), whole, "{file} at chunk size {chunk}");
+    }
+    let sniffed = detect(SniffInput { head: &data, at_eof: true, name: "unknown" });
+    assert!(matches!(sniffed, Detection::Found(f) if f.id() == FormatId::Distbuild), "{file} sniffed as unknown");
+    whole
+}
+
+#[test]
+fn example_log() {
+    insta::assert_snapshot!(check("distbuild/example.log"));
+}
+
+#[test]
+fn edge_log() {
+    insta::assert_snapshot!(check("distbuild/edge.log"));
+}
+
+#[test]
+fn sniffer_needs_a_known_event_and_a_log_shape() {
+    let sniff = |text: &str, at_eof| match detect(SniffInput { head: text.as_bytes(), at_eof, name: "x" }) {
+        Detection::Found(f) => Some(f.id()),
+        Detection::NeedMore => None,
+        Detection::Unrecognised => Some(FormatId::Distbuild).filter(|_| false),
+    };
+    assert_eq!(sniff("1000 prepare_start  7\n", false), Some(FormatId::Distbuild));
+    assert_eq!(sniff("1000 prepare_st", false), None, "an incomplete first line needs more");
+    assert_eq!(sniff("{\"graph\": []}\n", true), None.filter(|_: &FormatId| false));
+    assert_eq!(sniff("5000 something_new X Y\n", false), None, "no known event yet");
+    assert_eq!(sniff("5000 something_new X Y\n", true), None.filter(|_: &FormatId| false));
+}
+
+#[test]
+fn problems_are_diagnostics_with_lines() {
+    let log = "\
+1000 prepare_start  7
+12x started A host1
+1600 started
+1700 started A
+1800 deploy A seven 1
+1900 dep_start C host1 B 2
+2000 started D host1
+2100 finished E host1 OK 5
+2200 repository_prepared $(SOURCE_ROOT) 9
+2300 toolchain_prepare_finish X 7
+2400 toolchain_prepare_finish Y 7
+";
+    let input = read_bytes("bad.log", log.as_bytes(), 3).unwrap();
+    let d = &input.diagnostics;
+    let codes: Vec<(&str, String)> = d.kept().iter().map(|d| (d.code, d.position.to_string())).collect();
+    assert_eq!(
+        codes,
+        [
+            ("distbuild.bad-time", "line 2".to_owned()),
+            ("distbuild.short-line", "line 3".to_owned()),
+            ("distbuild.short-line", "line 4".to_owned()),
+            ("distbuild.bad-worker-id", "line 5".to_owned()),
+            ("distbuild.lone-copy-event", "line 6".to_owned()),
+            ("distbuild.unbound-worker", "line 1".to_owned()),
+            ("distbuild.unbound-worker", "line 9".to_owned()),
+            ("distbuild.no-prepare-start", "line 9".to_owned()),
+            ("distbuild.unfinished-task", "line 7".to_owned()),
+            ("distbuild.unstarted-task", "line 8".to_owned()),
+            ("distbuild.retired-event", "line 10".to_owned()),
+        ]
+    );
+    assert!(d.kept()[10].message.contains("(2 lines)"));
+}
+
+#[test]
+fn binary_data_after_a_good_start_is_an_error_naming_the_line() {
+    let err = read_bytes("x.log", b"1000 prepare_start  7\n1001 \x00\x01garbage\n", 5).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "x.log: not a valid distbuild execution log at line 2: a NUL byte: this is binary data, not a text log (offending bytes: \"1001 \\x00\\x01garbage\")"
+    );
+}

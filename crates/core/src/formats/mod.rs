@@ -1,0 +1,131 @@
+//! Input formats: one module per producing tool, all behind [`Format`], all
+//! listed once in [`REGISTRY`].
+//!
+//! A format answers two questions: "is this me?" ([`Format::sniff`], from
+//! content; the file name is only a hint) and "read this, chunk by chunk"
+//! ([`Format::reader`]). Adding a format is one module and one line here.
+
+pub mod distbuild;
+
+use crate::diagnostics::Diagnostics;
+use crate::error::FormatError;
+use serde::Serialize;
+
+/// Which format an input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormatId {
+    /// distbuild's execution log (ya's distributed builds).
+    Distbuild,
+}
+
+impl FormatId {
+    /// Stable short name, used in JSON, the CLI and test hooks.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatId::Distbuild => "distbuild",
+        }
+    }
+
+    /// Human title.
+    pub fn title(self) -> &'static str {
+        match self {
+            FormatId::Distbuild => "distbuild execution log",
+        }
+    }
+}
+
+/// A sniffer's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sniff {
+    /// The content is this format.
+    Yes,
+    /// The content is not this format.
+    No,
+    /// Cannot tell yet; show more bytes.
+    NeedMore,
+}
+
+/// What a sniffer sees: the first bytes of the (decompressed) input.
+#[derive(Clone, Copy, Debug)]
+pub struct SniffInput<'a> {
+    /// The first bytes; at most [`SNIFF_LIMIT`].
+    pub head: &'a [u8],
+    /// `head` is the whole input.
+    pub at_eof: bool,
+    /// The file name, a hint only.
+    pub name: &'a str,
+}
+
+/// The most bytes any sniffer is shown; past this, [`Sniff::NeedMore`] means no.
+pub const SNIFF_LIMIT: usize = 64 * 1024;
+
+/// How much of its input a reader has read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReadCounts {
+    /// Lines read (text formats).
+    pub lines: u64,
+    /// Events or records recognised.
+    pub events: u64,
+}
+
+/// What a reader produced, per format, ready for reconciliation.
+#[derive(Debug)]
+pub enum Parsed {
+    /// A distbuild log's tasks, reconciled as ya does.
+    Distbuild(distbuild::Log),
+}
+
+/// One input format.
+pub trait Format: Sync {
+    /// Which format this is.
+    fn id(&self) -> FormatId;
+    /// Decides from content whether an input is this format.
+    fn sniff(&self, input: SniffInput<'_>) -> Sniff;
+    /// A reader for one input.
+    fn reader(&self) -> Box<dyn FormatReader>;
+}
+
+/// Reads one input, fed in chunks cut at any byte.
+pub trait FormatReader {
+    /// Reads the next chunk. An error means the input is not (or no longer) this format.
+    fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError>;
+    /// Ends the input and returns what was read.
+    fn finish(self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError>;
+    /// Counts so far.
+    fn counts(&self) -> ReadCounts;
+}
+
+/// Every format, in detection priority order.
+pub static REGISTRY: &[&dyn Format] = &[&distbuild::DistbuildFormat];
+
+/// The outcome of running every sniffer over a head.
+pub enum Detection {
+    /// This format said yes (the first in priority order to do so).
+    Found(&'static dyn Format),
+    /// No sniffer said yes and some need more bytes.
+    NeedMore,
+    /// Every sniffer said no.
+    Unrecognised,
+}
+
+/// Runs every registered sniffer over `input`.
+///
+/// At the end of the input, or once [`SNIFF_LIMIT`] bytes were shown,
+/// "need more" counts as no.
+pub fn detect(input: SniffInput<'_>) -> Detection {
+    let may_grow = !input.at_eof && input.head.len() < SNIFF_LIMIT;
+    let mut undecided = false;
+    for &f in REGISTRY {
+        match f.sniff(input) {
+            Sniff::Yes => return Detection::Found(f),
+            Sniff::NeedMore => undecided |= may_grow,
+            Sniff::No => {}
+        }
+    }
+    if undecided {
+        Detection::NeedMore
+    } else {
+        Detection::Unrecognised
+    }
+}

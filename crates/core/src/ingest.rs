@@ -1,0 +1,272 @@
+//! Reading one input as a stream: bytes in at any boundary, decompressed,
+//! its format detected from content, fed to that format's reader.
+//!
+//! Both the browser's worker (slices of a `File`) and the CLI (reads of a
+//! file) drive an [`Ingest`] the same way: [`Ingest::feed`] each chunk, then
+//! [`Ingest::finish`]. Memory held here is bounded: a few bytes of magic,
+//! at most [`SNIFF_LIMIT`] bytes of head while the format is unknown, and
+//! the decoder's window.
+
+use crate::decompress::{Compression, CorruptStream, Decoded, Decoder};
+use crate::diagnostics::{Diagnostics, Position, Severity};
+use crate::error::{Error, FormatError};
+use crate::formats::{detect, Detection, Format, FormatId, FormatReader, Parsed, ReadCounts, SniffInput, SNIFF_LIMIT};
+
+/// Bytes of an unrecognised input quoted in its error.
+const UNRECOGNISED_EXCERPT: usize = 16;
+
+/// An input read to its end.
+#[derive(Debug)]
+pub struct Input {
+    /// Its name (a file name).
+    pub name: String,
+    /// Its format.
+    pub format: FormatId,
+    /// Its compression.
+    pub compression: Compression,
+    /// Bytes read (compressed).
+    pub bytes: u64,
+    /// Bytes after decompression.
+    pub decompressed_bytes: u64,
+    /// Lines and events read.
+    pub counts: ReadCounts,
+    /// Every recoverable problem found.
+    pub diagnostics: Diagnostics,
+    /// What the format's reader produced.
+    pub parsed: Parsed,
+}
+
+/// Where an [`Ingest`] is, for progress displays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IngestProgress {
+    /// Bytes fed so far (compressed).
+    pub bytes: u64,
+    /// Bytes after decompression so far.
+    pub decompressed_bytes: u64,
+    /// The compression, once known.
+    pub compression: Option<Compression>,
+    /// The format, once known.
+    pub format: Option<FormatId>,
+    /// Lines and events read so far.
+    pub counts: ReadCounts,
+    /// Diagnostics so far.
+    pub diagnostics: u64,
+}
+
+enum Stage {
+    Detecting(Vec<u8>),
+    Reading(&'static dyn Format, Box<dyn FormatReader>),
+}
+
+/// Why reading stopped, before the input's name is attached.
+enum Stop {
+    Corrupt(CorruptStream),
+    Format(FormatError),
+    Unrecognised(Vec<u8>),
+}
+
+impl From<CorruptStream> for Stop {
+    fn from(e: CorruptStream) -> Self {
+        Stop::Corrupt(e)
+    }
+}
+
+/// Everything after the decoder, borrowed apart from it.
+struct Sink {
+    name: String,
+    stage: Stage,
+    decompressed: u64,
+    diags: Diagnostics,
+}
+
+impl Sink {
+    fn decoded(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        self.decompressed += bytes.len() as u64;
+        match &mut self.stage {
+            Stage::Reading(_, reader) => reader.feed(bytes, &mut self.diags).map_err(Stop::Format),
+            Stage::Detecting(head) => {
+                head.extend_from_slice(bytes);
+                self.detect(false)
+            }
+        }
+    }
+
+    fn detect(&mut self, at_eof: bool) -> Result<(), Stop> {
+        let Stage::Detecting(head) = &mut self.stage else { return Ok(()) };
+        let shown = &head[..head.len().min(SNIFF_LIMIT)];
+        let input = SniffInput { head: shown, at_eof: at_eof && shown.len() == head.len(), name: &self.name };
+        match detect(input) {
+            Detection::NeedMore => Ok(()),
+            Detection::Unrecognised => Err(Stop::Unrecognised(head[..head.len().min(UNRECOGNISED_EXCERPT)].to_vec())),
+            Detection::Found(format) => {
+                let head = std::mem::take(head);
+                let mut reader = format.reader();
+                reader.feed(&head, &mut self.diags).map_err(Stop::Format)?;
+                self.stage = Stage::Reading(format, reader);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The streaming reader of one input.
+pub struct Ingest {
+    bytes: u64,
+    magic: Vec<u8>,
+    decoder: Option<Decoder>,
+    sink: Sink,
+}
+
+impl Ingest {
+    /// Starts reading an input called `name` (the name is only a hint to detection).
+    pub fn new(name: &str) -> Self {
+        Ingest {
+            bytes: 0,
+            magic: Vec::new(),
+            decoder: None,
+            sink: Sink { name: name.to_owned(), stage: Stage::Detecting(Vec::new()), decompressed: 0, diags: Diagnostics::new() },
+        }
+    }
+
+    /// Feeds the next chunk of the input.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        self.bytes += chunk.len() as u64;
+        let r = self.feed_inner(chunk);
+        r.map_err(|stop| self.error(stop))
+    }
+
+    fn feed_inner(&mut self, chunk: &[u8]) -> Result<(), Stop> {
+        let sink = &mut self.sink;
+        match &mut self.decoder {
+            Some(d) => d.push(chunk, &mut |b| sink.decoded(b)),
+            None => {
+                self.magic.extend_from_slice(chunk);
+                let Some(codec) = Compression::sniff(&self.magic, false) else { return Ok(()) };
+                let mut d = Decoder::new(codec);
+                let magic = std::mem::take(&mut self.magic);
+                let r = d.push(&magic, &mut |b| sink.decoded(b));
+                self.decoder = Some(d);
+                r
+            }
+        }
+    }
+
+    /// Progress so far.
+    pub fn progress(&self) -> IngestProgress {
+        let (format, counts) = match &self.sink.stage {
+            Stage::Detecting(_) => (None, ReadCounts::default()),
+            Stage::Reading(f, r) => (Some(f.id()), r.counts()),
+        };
+        IngestProgress {
+            bytes: self.bytes,
+            decompressed_bytes: self.sink.decompressed,
+            compression: self.decoder.as_ref().map(Decoder::codec),
+            format,
+            counts,
+            diagnostics: self.sink.diags.total(),
+        }
+    }
+
+    /// Ends the input: flushes the decoder, settles detection, finishes the reader.
+    pub fn finish(mut self) -> Result<Input, Error> {
+        let r = self.finish_inner();
+        match r {
+            Ok((format, reader)) => {
+                let counts = reader.counts();
+                let mut diags = std::mem::take(&mut self.sink.diags);
+                let parsed = reader.finish(&mut diags).map_err(|e| self.error(Stop::Format(e)))?;
+                Ok(Input {
+                    name: self.sink.name,
+                    format: format.id(),
+                    compression: self.decoder.as_ref().map_or(Compression::None, Decoder::codec),
+                    bytes: self.bytes,
+                    decompressed_bytes: self.sink.decompressed,
+                    counts,
+                    diagnostics: diags,
+                    parsed,
+                })
+            }
+            Err(stop) => Err(self.error(stop)),
+        }
+    }
+
+    fn finish_inner(&mut self) -> Result<(&'static dyn Format, Box<dyn FormatReader>), Stop> {
+        let sink = &mut self.sink;
+        if self.decoder.is_none() {
+            let codec = Compression::sniff(&self.magic, true).unwrap_or(Compression::None);
+            let mut d = Decoder::new(codec);
+            let magic = std::mem::take(&mut self.magic);
+            d.push(&magic, &mut |b| sink.decoded(b))?;
+            self.decoder = Some(d);
+        }
+        if let Some(d) = &self.decoder {
+            if d.finish() == Decoded::Truncated {
+                sink.diags.report(
+                    Severity::Warning,
+                    "input.truncated",
+                    Position::Byte(self.bytes),
+                    format!("the {} data ends before its end marker: the file was cut short; everything before the cut was read", d.codec()),
+                );
+            }
+        }
+        sink.detect(true)?;
+        match std::mem::replace(&mut sink.stage, Stage::Detecting(Vec::new())) {
+            Stage::Reading(format, reader) => Ok((format, reader)),
+            Stage::Detecting(head) => Err(Stop::Unrecognised(head[..head.len().min(UNRECOGNISED_EXCERPT)].to_vec())),
+        }
+    }
+
+    fn error(&self, stop: Stop) -> Error {
+        let input = self.sink.name.clone();
+        match stop {
+            Stop::Corrupt(error) => Error::Corrupt { input, error },
+            Stop::Format(error) => Error::Format { input, error },
+            Stop::Unrecognised(head) => Error::Unrecognised { input, head },
+        }
+    }
+}
+
+/// Reads a whole in-memory input in chunks of `chunk` bytes (tests, small samples).
+pub fn read_bytes(name: &str, data: &[u8], chunk: usize) -> Result<Input, Error> {
+    let mut ingest = Ingest::new(name);
+    for c in data.chunks(chunk.max(1)) {
+        ingest.feed(c)?;
+    }
+    ingest.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_bytes_are_unrecognised_with_an_excerpt() {
+        let data: Vec<u8> = (0..5000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        let err = read_bytes("random.bin", &data, 7).unwrap_err();
+        assert!(matches!(&err, Error::Unrecognised { head, .. } if head.len() == UNRECOGNISED_EXCERPT), "{err}");
+        assert!(err.to_string().starts_with("random.bin: not a format longpole reads"));
+    }
+
+    #[test]
+    fn an_empty_input_says_so() {
+        let err = read_bytes("empty.log", b"", 1).unwrap_err();
+        assert_eq!(err.to_string(), "empty.log: the file is empty");
+    }
+
+    #[test]
+    fn a_compressed_input_is_read_through_its_decoder() {
+        let data = std::fs::read(crate::test_support::corpus("distbuild/example.log")).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, &data).unwrap();
+        let gz = gz.finish().unwrap();
+        for chunk in [1, 7, 4096] {
+            let input = read_bytes("example.log.gz", &gz, chunk).unwrap();
+            assert_eq!(input.compression, Compression::Gzip);
+            assert_eq!(input.format, FormatId::Distbuild);
+            assert_eq!(input.decompressed_bytes, data.len() as u64);
+            assert_eq!(input.counts.lines, 23);
+        }
+        let cut = read_bytes("cut.log.gz", &gz[..gz.len() - 12], 4096).unwrap();
+        assert_eq!(cut.diagnostics.count_of("input.truncated"), 1);
+    }
+}

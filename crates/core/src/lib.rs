@@ -1,0 +1,30 @@
+//! longpole's core: execution logs in, models, analyses, layouts and SVG out.
+//!
+//! The stages flow one way: [`formats`] read bytes (after [`decompress`],
+//! driven by [`ingest`]) → [`reconcile`] joins inputs into a [`model`] →
+//! analyses → layout → render. This crate knows nothing of browsers,
+//! files or terminals: bytes come in as slices, results go out as values.
+//! Nothing here panics on input; problems are [`diagnostics`], and only
+//! "this is not (or no longer) this format" is an [`Error`].
+
+#![deny(missing_docs)]
+
+pub mod decompress;
+pub mod diagnostics;
+pub mod dump;
+pub mod error;
+pub mod formats;
+pub mod ingest;
+pub mod intern;
+pub mod lines;
+pub mod model;
+pub mod reconcile;
+pub mod summary;
+
+#[cfg(test)]
+mod test_support;
+
+pub use error::Error;
+pub use ingest::{Ingest, Input};
+pub use reconcile::{reconcile, Analysis};
+pub use summary::Summary;

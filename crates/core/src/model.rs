@@ -1,0 +1,275 @@
+//! The one model every format is reconciled into: tasks on lanes, with the
+//! dependencies each task waited for.
+//!
+//! Read-only once built; built only through [`ModelBuilder`]. Times are
+//! nanoseconds on the producer's own clock ([`Nanos`]); a task may lack a
+//! start or an end (the log never said), and then it has no duration, no
+//! edges and no place on a critical path. Analyses read this and nothing
+//! of a format's own structures.
+
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// A time or a duration in nanoseconds.
+pub type Nanos = i64;
+
+/// Nanoseconds per millisecond.
+pub const NANOS_PER_MS: Nanos = 1_000_000;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The id as an index into its table.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// Index of a [`Task`] in [`Model::tasks`].
+    TaskId
+);
+id_type!(
+    /// Index of a [`Lane`] in [`Model::lanes`].
+    LaneId
+);
+id_type!(
+    /// Index of a [`Kind`] in [`Model::kinds`].
+    KindId
+);
+
+/// Where tasks run: a host, a thread, a capability, a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Lane {
+    /// The lane's name as the log gives it.
+    pub name: String,
+}
+
+/// A task type, for colour and for time-by-type statistics (`CC`, `Copy`, `prepare:resources`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Kind {
+    /// The type's name.
+    pub name: String,
+    /// A colour name the producer chose (ya's `kv.pc`), if any.
+    pub color: Option<String>,
+}
+
+/// What part a task plays in the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Real work: a build node, a function call, an operator.
+    Work,
+    /// Moving a result to where it is needed (a distbuild copy).
+    Transfer,
+    /// Getting a lane ready before work (a distbuild prepare phase).
+    Setup,
+}
+
+/// One unit of work with its times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Task {
+    /// The producer's identifier (a build-graph uid, a prepare type).
+    pub uid: String,
+    /// What to show for it (a description, a command, a function name).
+    pub name: String,
+    /// Its type.
+    pub kind: KindId,
+    /// Its part in the run.
+    pub role: Role,
+    /// Where it ran.
+    pub lane: LaneId,
+    /// When it started, if known.
+    pub start: Option<Nanos>,
+    /// When it ended, if known.
+    pub end: Option<Nanos>,
+    /// Bytes it produced or moved, if known.
+    pub bytes: Option<u64>,
+    /// For a transfer: the lane the data came from.
+    pub origin: Option<LaneId>,
+    /// The result came from a cache rather than being computed.
+    pub cached: bool,
+    /// The task failed.
+    pub failed: bool,
+}
+
+impl Task {
+    /// End minus start, when both are known.
+    pub fn duration(&self) -> Option<Nanos> {
+        Some(self.end? - self.start?)
+    }
+}
+
+/// The reconciled run: tasks, lanes, kinds and dependencies.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Model {
+    lanes: Vec<Lane>,
+    kinds: Vec<Kind>,
+    tasks: Vec<Task>,
+    /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for, in the producer's order.
+    dep_start: Vec<u32>,
+    deps: Vec<TaskId>,
+    window: Option<(Nanos, Nanos)>,
+}
+
+impl Model {
+    /// All tasks; a [`TaskId`] indexes this.
+    pub fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    /// One task.
+    pub fn task(&self, id: TaskId) -> &Task {
+        &self.tasks[id.index()]
+    }
+
+    /// All lanes; a [`LaneId`] indexes this.
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    /// All kinds; a [`KindId`] indexes this.
+    pub fn kinds(&self) -> &[Kind] {
+        &self.kinds
+    }
+
+    /// The tasks `id` waited for, in the producer's order.
+    pub fn deps(&self, id: TaskId) -> &[TaskId] {
+        let (a, b) = (self.dep_start[id.index()], self.dep_start[id.index() + 1]);
+        &self.deps[a as usize..b as usize]
+    }
+
+    /// Number of dependency edges.
+    pub fn edge_count(&self) -> usize {
+        self.deps.len()
+    }
+
+    /// The run's first and last time as the producer defines them
+    /// (ya: the smallest and largest timestamp of the log's lines).
+    pub fn window(&self) -> Option<(Nanos, Nanos)> {
+        self.window
+    }
+
+    /// Wall time: the window's length.
+    pub fn wall(&self) -> Option<Nanos> {
+        self.window.map(|(a, b)| b - a)
+    }
+}
+
+/// Builds a [`Model`]: add lanes, kinds and tasks, then the dependencies of
+/// each task in order, then [`ModelBuilder::build`].
+#[derive(Debug, Default)]
+pub struct ModelBuilder {
+    model: Model,
+    lane_ids: HashMap<String, LaneId>,
+    kind_ids: HashMap<String, KindId>,
+    task_deps: Vec<Vec<TaskId>>,
+}
+
+impl ModelBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The lane named `name`, added on first use.
+    pub fn lane(&mut self, name: &str) -> LaneId {
+        if let Some(&id) = self.lane_ids.get(name) {
+            return id;
+        }
+        let id = LaneId(self.model.lanes.len() as u32);
+        self.model.lanes.push(Lane { name: name.to_owned() });
+        self.lane_ids.insert(name.to_owned(), id);
+        id
+    }
+
+    /// The kind named `name`, added on first use; a colour given later fills one not yet known.
+    pub fn kind(&mut self, name: &str, color: Option<&str>) -> KindId {
+        if let Some(&id) = self.kind_ids.get(name) {
+            let kind = &mut self.model.kinds[id.index()];
+            if kind.color.is_none() {
+                kind.color = color.map(str::to_owned);
+            }
+            return id;
+        }
+        let id = KindId(self.model.kinds.len() as u32);
+        self.model.kinds.push(Kind { name: name.to_owned(), color: color.map(str::to_owned) });
+        self.kind_ids.insert(name.to_owned(), id);
+        id
+    }
+
+    /// Adds a task, returning its id.
+    pub fn task(&mut self, task: Task) -> TaskId {
+        let id = TaskId(self.model.tasks.len() as u32);
+        self.model.tasks.push(task);
+        self.task_deps.push(Vec::new());
+        id
+    }
+
+    /// Records that `task` waited for `dep` (after the dependencies recorded before).
+    pub fn depends(&mut self, task: TaskId, dep: TaskId) {
+        self.task_deps[task.index()].push(dep);
+    }
+
+    /// Sets the run's window (see [`Model::window`]).
+    pub fn window(&mut self, first: Nanos, last: Nanos) {
+        self.model.window = Some((first, last));
+    }
+
+    /// The finished model.
+    pub fn build(mut self) -> Model {
+        let mut start = Vec::with_capacity(self.task_deps.len() + 1);
+        start.push(0u32);
+        for deps in self.task_deps {
+            self.model.deps.extend(deps);
+            start.push(self.model.deps.len() as u32);
+        }
+        self.model.dep_start = start;
+        self.model
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builder_interns_lanes_and_kinds_and_keeps_dependency_order() {
+        let mut b = ModelBuilder::new();
+        let (h1, h2) = (b.lane("host1"), b.lane("host2"));
+        assert_eq!(b.lane("host1"), h1);
+        let cc = b.kind("CC", None);
+        assert_eq!(b.kind("CC", Some("green")), cc);
+        let task = |lane, start, end| Task {
+            uid: "u".into(),
+            name: "n".into(),
+            kind: cc,
+            role: Role::Work,
+            lane,
+            start,
+            end,
+            bytes: None,
+            origin: None,
+            cached: false,
+            failed: false,
+        };
+        let a = b.task(task(h1, Some(0), Some(5)));
+        let c = b.task(task(h2, Some(1), None));
+        let d = b.task(task(h2, Some(6), Some(9)));
+        b.depends(d, c);
+        b.depends(d, a);
+        let m = b.build();
+        assert_eq!(m.deps(d), &[c, a]);
+        assert!(m.deps(a).is_empty());
+        assert_eq!(m.kinds()[0].color.as_deref(), Some("green"));
+        assert_eq!(m.task(a).duration(), Some(5));
+        assert_eq!(m.task(c).duration(), None);
+        assert_eq!(m.edge_count(), 2);
+    }
+}

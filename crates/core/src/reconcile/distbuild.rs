@@ -1,0 +1,106 @@
+//! A distbuild [`Log`] as a [`Model`], with ya's dependency edges in ya's order.
+
+use crate::formats::distbuild::Log;
+use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
+use std::collections::HashMap;
+
+const PREPARE_PREFIX: &str = "prepare:";
+const COPY_KIND: &str = "Copy";
+/// ya's type of a run task whose build-graph node is unknown.
+const UNKNOWN_KIND: &str = "UNKNOWN";
+
+fn ns(ms: Option<i64>) -> Option<i64> {
+    ms.map(|t| t.saturating_mul(NANOS_PER_MS))
+}
+
+/// Builds the model: prepare tasks, then copies, then run tasks (ya's order
+/// of all nodes), and the edges ya adds, only between tasks with durations.
+pub(super) fn model(log: &Log) -> Model {
+    let mut b = ModelBuilder::new();
+    let prepare_ids: Vec<TaskId> = log
+        .prepares
+        .iter()
+        .map(|p| {
+            let kind = b.kind(&format!("{PREPARE_PREFIX}{}", p.kind), Some("gray"));
+            let lane = b.lane(log.host(p.host));
+            b.task(Task {
+                uid: p.kind.clone(),
+                name: format!("[{PREPARE_PREFIX}{}] {}", p.kind, log.host(p.host)),
+                kind,
+                role: Role::Setup,
+                lane,
+                start: ns(p.start),
+                end: ns(Some(p.end)),
+                bytes: None,
+                origin: None,
+                cached: false,
+                failed: false,
+            })
+        })
+        .collect();
+    let copy_ids: Vec<TaskId> = log
+        .copies
+        .iter()
+        .map(|c| {
+            let kind = b.kind(COPY_KIND, Some("brown"));
+            let lane = b.lane(log.host(c.dest_host));
+            let origin = c.origin_host.map(|h| b.lane(log.host(h)));
+            let from = c.origin_host.map_or("None", |h| log.host(h));
+            b.task(Task {
+                uid: log.uid(c.dep_uid).to_owned(),
+                name: format!("copy({from} -> {}) result of {}", log.host(c.dest_host), log.uid(c.dep_uid)),
+                kind,
+                role: Role::Transfer,
+                lane,
+                start: ns(c.start),
+                end: ns(c.end),
+                bytes: Some(c.size),
+                origin,
+                cached: false,
+                failed: false,
+            })
+        })
+        .collect();
+    let mut run_of_uid: HashMap<u32, TaskId> = HashMap::new();
+    for r in &log.runs {
+        let kind = b.kind(UNKNOWN_KIND, Some("red"));
+        let lane = b.lane(log.host(r.host));
+        let id = b.task(Task {
+            uid: log.uid(r.uid).to_owned(),
+            name: log.uid(r.uid).to_owned(),
+            kind,
+            role: Role::Work,
+            lane,
+            start: ns(r.start),
+            end: ns(r.end),
+            bytes: r.size,
+            origin: None,
+            cached: r.from_cache,
+            failed: r.status.as_deref().is_some_and(|s| s != "OK"),
+        });
+        run_of_uid.insert(r.uid, id);
+    }
+
+    let has_duration: Vec<bool> =
+        log.prepares.iter().map(|p| p.start.is_some()).chain(log.copies.iter().map(|c| c.start.is_some() && c.end.is_some())).chain(log.runs.iter().map(|r| r.start.is_some() && r.end.is_some())).collect();
+    let edge = |b: &mut ModelBuilder, from: Option<TaskId>, to: Option<TaskId>| {
+        if let (Some(f), Some(t)) = (from, to) {
+            if has_duration[f.index()] && has_duration[t.index()] {
+                b.depends(f, t);
+            }
+        }
+    };
+    let longest = |host: u32| log.longest_prepare.get(&host).copied().flatten().map(|i| prepare_ids[i]);
+    for (c, &id) in log.copies.iter().zip(&copy_ids) {
+        edge(&mut b, Some(id), run_of_uid.get(&c.dep_uid).copied());
+        edge(&mut b, run_of_uid.get(&c.uid).copied(), Some(id));
+        edge(&mut b, Some(id), longest(c.dest_host));
+    }
+    for r in &log.runs {
+        edge(&mut b, run_of_uid.get(&r.uid).copied(), longest(r.host));
+    }
+    if let Some((first, last)) = log.window {
+        b.window(first.saturating_mul(NANOS_PER_MS), last.saturating_mul(NANOS_PER_MS));
+    }
+    b.build()
+}

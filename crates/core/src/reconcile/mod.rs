@@ -1,0 +1,44 @@
+//! Joining what the readers produced into models: one [`Dataset`] per run
+//! that the inputs describe.
+//!
+//! Each input is read on its own; here inputs that belong together are
+//! joined (a distbuild log with its build graph, the traces of one
+//! distributed query) and turned into the common [`Model`].
+
+mod distbuild;
+
+use crate::formats::{FormatId, Parsed};
+use crate::ingest::Input;
+use crate::model::Model;
+
+/// One run, reconciled into a model.
+#[derive(Debug)]
+pub struct Dataset {
+    /// The format of its primary input.
+    pub format: FormatId,
+    /// Indices of the inputs it was built from.
+    pub inputs: Vec<usize>,
+    /// The reconciled model.
+    pub model: Model,
+}
+
+/// Everything the user gave, read and reconciled.
+#[derive(Debug)]
+pub struct Analysis {
+    /// The inputs, in the order given.
+    pub inputs: Vec<Input>,
+    /// The runs they describe.
+    pub datasets: Vec<Dataset>,
+}
+
+/// Reconciles read inputs into datasets.
+pub fn reconcile(inputs: Vec<Input>) -> Analysis {
+    let datasets = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| match &input.parsed {
+            Parsed::Distbuild(log) => Dataset { format: input.format, inputs: vec![i], model: distbuild::model(log) },
+        })
+        .collect();
+    Analysis { inputs, datasets }
+}
