@@ -9,12 +9,21 @@ fn corpus(rel: &str) -> PathBuf {
 
 #[test]
 fn analyze_prints_the_format_counts_and_diagnostics() {
-    let out = Command::cargo_bin("longpole").unwrap().arg("analyze").arg(corpus("distbuild/edge.log")).output().unwrap();
+    let out =
+        Command::cargo_bin("longpole").unwrap().arg("analyze").arg(corpus("distbuild/edge.log")).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("edge.log: distbuild execution log, 332 bytes, 13 lines, 13 events, 4 diagnostics\n"), "{text}");
+    assert!(
+        text.starts_with("edge.log: distbuild execution log, 332 bytes, 13 lines, 13 events, 4 diagnostics\n"),
+        "{text}"
+    );
     assert!(text.contains("  line 3: warning [distbuild.no-prepare-start]"), "{text}");
-    assert!(text.contains("distbuild run from edge.log: 5 tasks (3 work, 0 transfer, 2 setup) on 2 lanes, 3 edges, wall 4730 ms"), "{text}");
+    assert!(
+        text.contains(
+            "distbuild run from edge.log: 5 tasks (3 work, 0 transfer, 2 setup) on 2 lanes, 3 edges, wall 4730 ms"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

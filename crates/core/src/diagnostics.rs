@@ -6,12 +6,13 @@
 //! [`Diagnostics::KEEP_PER_CODE`] diagnostics of one code, so a file with a
 //! million bad lines costs a few kilobytes, not a copy of the file.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// How bad a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; nothing was lost (an older dialect, a skipped optional field).
@@ -33,7 +34,7 @@ impl fmt::Display for Severity {
 }
 
 /// Where in an input a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "lowercase")]
 pub enum Position {
     /// A 1-based line number in the (decompressed) text.
@@ -55,12 +56,12 @@ impl fmt::Display for Position {
 }
 
 /// One recoverable problem.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// How bad it is.
     pub severity: Severity,
     /// A stable, machine-readable code such as `distbuild.short-line`.
-    pub code: &'static str,
+    pub code: Cow<'static, str>,
     /// Where it is.
     pub position: Position,
     /// What is wrong, in plain words, quoting the offending value.
@@ -70,7 +71,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// Builds a diagnostic.
     pub fn new(severity: Severity, code: &'static str, position: Position, message: impl Into<String>) -> Self {
-        Diagnostic { severity, code, position, message: message.into() }
+        Diagnostic { severity, code: Cow::Borrowed(code), position, message: message.into() }
     }
 }
 
@@ -81,10 +82,10 @@ impl fmt::Display for Diagnostic {
 }
 
 /// Exact count of one diagnostic code.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeCount {
     /// The code.
-    pub code: &'static str,
+    pub code: Cow<'static, str>,
     /// Its severity.
     pub severity: Severity,
     /// How many times it occurred.
@@ -95,7 +96,7 @@ pub struct CodeCount {
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
     kept: Vec<Diagnostic>,
-    counts: BTreeMap<&'static str, (Severity, u64)>,
+    counts: BTreeMap<Cow<'static, str>, (Severity, u64)>,
 }
 
 impl Diagnostics {
@@ -109,7 +110,7 @@ impl Diagnostics {
 
     /// Records a diagnostic.
     pub fn push(&mut self, d: Diagnostic) {
-        let entry = self.counts.entry(d.code).or_insert((d.severity, 0));
+        let entry = self.counts.entry(d.code.clone()).or_insert((d.severity, 0));
         entry.1 += 1;
         if entry.1 <= Self::KEEP_PER_CODE {
             self.kept.push(d);
@@ -138,7 +139,10 @@ impl Diagnostics {
 
     /// Exact counts per code, sorted by code.
     pub fn counts(&self) -> Vec<CodeCount> {
-        self.counts.iter().map(|(code, (severity, count))| CodeCount { code, severity: *severity, count: *count }).collect()
+        self.counts
+            .iter()
+            .map(|(code, (severity, count))| CodeCount { code: code.clone(), severity: *severity, count: *count })
+            .collect()
     }
 
     /// Total number of diagnostics at `severity`.

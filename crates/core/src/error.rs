@@ -32,7 +32,14 @@ impl FormatError {
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not a valid {} at {}: {} (offending bytes: {})", self.format, self.position, self.message, quote_bytes(&self.bytes))
+        write!(
+            f,
+            "not a valid {} at {}: {} (offending bytes: {})",
+            self.format,
+            self.position,
+            self.message,
+            quote_bytes(&self.bytes)
+        )
     }
 }
 
@@ -115,6 +122,9 @@ mod tests {
             "x.log: not a valid distbuild execution log at line 3: expected a time (offending bytes: \"\\x00\\xffab\\\"c\")"
         );
         let e = Error::Unrecognised { input: "r.bin".into(), head: vec![0x8f, b'A'] };
-        assert_eq!(e.to_string(), "r.bin: not a format longpole reads; no reader recognises its first bytes \"\\x8fA\"");
+        assert_eq!(
+            e.to_string(),
+            "r.bin: not a format longpole reads; no reader recognises its first bytes \"\\x8fA\""
+        );
     }
 }

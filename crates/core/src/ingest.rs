@@ -124,7 +124,12 @@ impl Ingest {
             bytes: 0,
             magic: Vec::new(),
             decoder: None,
-            sink: Sink { name: name.to_owned(), stage: Stage::Detecting(Vec::new()), decompressed: 0, diags: Diagnostics::new() },
+            sink: Sink {
+                name: name.to_owned(),
+                stage: Stage::Detecting(Vec::new()),
+                decompressed: 0,
+                diags: Diagnostics::new(),
+            },
         }
     }
 

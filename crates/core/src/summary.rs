@@ -7,10 +7,10 @@ use crate::diagnostics::{CodeCount, Diagnostic, Severity};
 use crate::formats::FormatId;
 use crate::model::{Nanos, Role};
 use crate::reconcile::Analysis;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Diagnostics of one input: exact counts, and the stored ones.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiagnosticsSummary {
     /// All diagnostics, stored or not.
     pub total: u64,
@@ -25,14 +25,12 @@ pub struct DiagnosticsSummary {
 }
 
 /// One input.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputSummary {
     /// Its name.
     pub name: String,
     /// Its format's short name.
     pub format: FormatId,
-    /// Its format's title.
-    pub format_title: &'static str,
     /// Its compression.
     pub compression: Compression,
     /// Bytes read.
@@ -48,7 +46,7 @@ pub struct InputSummary {
 }
 
 /// One dataset's headline numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DatasetSummary {
     /// The format of its primary input.
     pub format: FormatId,
@@ -71,7 +69,7 @@ pub struct DatasetSummary {
 }
 
 /// Everything the first screen shows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     /// The inputs, in the order given.
     pub inputs: Vec<InputSummary>,
@@ -88,7 +86,6 @@ impl Summary {
             .map(|i| InputSummary {
                 name: i.name.clone(),
                 format: i.format,
-                format_title: i.format.title(),
                 compression: i.compression,
                 bytes: i.bytes,
                 decompressed_bytes: i.decompressed_bytes,
@@ -139,7 +136,7 @@ impl Summary {
                 out,
                 "{}: {}, {} bytes{compressed}, {} lines, {} events, {} diagnostics",
                 i.name,
-                i.format_title,
+                i.format.title(),
                 group(i.bytes),
                 group(i.lines),
                 group(i.events),
@@ -150,7 +147,12 @@ impl Summary {
             }
             let shown = i.diagnostics.list.len() as u64;
             if shown < i.diagnostics.total {
-                let _ = writeln!(out, "  ... and {} more (counts per code: {})", group(i.diagnostics.total - shown), counts(&i.diagnostics.counts));
+                let _ = writeln!(
+                    out,
+                    "  ... and {} more (counts per code: {})",
+                    group(i.diagnostics.total - shown),
+                    counts(&i.diagnostics.counts)
+                );
             }
         }
         for d in &self.datasets {

@@ -16,7 +16,11 @@ impl Bzip2Push {
         Bzip2Push { stream: Decompress::new(false), in_stream: false, out: vec![0; OUT_PIECE] }
     }
 
-    pub(super) fn push<E>(&mut self, mut input: &[u8], out: &mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), Fail<E>> {
+    pub(super) fn push<E>(
+        &mut self,
+        mut input: &[u8],
+        out: &mut dyn FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), Fail<E>> {
         while !input.is_empty() {
             let (in_before, out_before) = (self.stream.total_in(), self.stream.total_out());
             let status = self.stream.decompress(input, &mut self.out).map_err(|e| Fail::Corrupt(e.to_string()))?;

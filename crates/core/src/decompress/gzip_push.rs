@@ -30,7 +30,13 @@ pub(super) struct GzipPush {
 
 impl GzipPush {
     pub(super) fn new() -> Self {
-        GzipPush { state: State::Header, inflate: Decompress::new(false), crc: Crc::new(), pending: Vec::new(), out: vec![0; OUT_PIECE] }
+        GzipPush {
+            state: State::Header,
+            inflate: Decompress::new(false),
+            crc: Crc::new(),
+            pending: Vec::new(),
+            out: vec![0; OUT_PIECE],
+        }
     }
 
     pub(super) fn push<E>(&mut self, input: &[u8], out: &mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), Fail<E>> {

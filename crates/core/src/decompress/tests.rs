@@ -47,7 +47,8 @@ fn gzip_and_bzip2_of_the_same_trace_decode_to_the_original() {
 
 #[test]
 fn zstd_log_decodes_to_its_documented_size() {
-    let out = check_chunk_invariance(&std::fs::read(corpus("evobench/generated-current-format/evobench.log.zstd")).unwrap());
+    let out =
+        check_chunk_invariance(&std::fs::read(corpus("evobench/generated-current-format/evobench.log.zstd")).unwrap());
     assert_eq!(out.len(), 3_077_999);
     assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 12856);
 }
@@ -66,7 +67,11 @@ fn concatenated_members_are_all_read() {
 
 #[test]
 fn a_cut_stream_yields_what_it_held_and_says_so() {
-    for file in ["monetdb-mal/compressed/trace.json.gz", "monetdb-mal/compressed/trace.json.bz2", "evobench/generated-current-format/evobench.log.zstd"] {
+    for file in [
+        "monetdb-mal/compressed/trace.json.gz",
+        "monetdb-mal/compressed/trace.json.bz2",
+        "evobench/generated-current-format/evobench.log.zstd",
+    ] {
         let data = std::fs::read(corpus(file)).unwrap();
         let (full, _) = decode(&data, data.len()).unwrap();
         let (part, end) = decode(&data[..data.len() * 2 / 3], 4096).unwrap();
@@ -79,7 +84,11 @@ fn a_cut_stream_yields_what_it_held_and_says_so() {
 
 #[test]
 fn corrupt_data_is_an_error_not_a_panic() {
-    for file in ["monetdb-mal/compressed/trace.json.gz", "monetdb-mal/compressed/trace.json.bz2", "evobench/generated-current-format/evobench.log.zstd"] {
+    for file in [
+        "monetdb-mal/compressed/trace.json.gz",
+        "monetdb-mal/compressed/trace.json.bz2",
+        "evobench/generated-current-format/evobench.log.zstd",
+    ] {
         let mut data = std::fs::read(corpus(file)).unwrap();
         let mid = data.len() / 2;
         for b in &mut data[mid..mid + 64] {

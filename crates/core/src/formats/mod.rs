@@ -9,10 +9,10 @@ pub mod distbuild;
 
 use crate::diagnostics::Diagnostics;
 use crate::error::FormatError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which format an input is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FormatId {
     /// distbuild's execution log (ya's distributed builds).
@@ -61,7 +61,7 @@ pub struct SniffInput<'a> {
 pub const SNIFF_LIMIT: usize = 64 * 1024;
 
 /// How much of its input a reader has read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadCounts {
     /// Lines read (text formats).
     pub lines: u64,

@@ -81,8 +81,13 @@ pub(super) fn model(log: &Log) -> Model {
         run_of_uid.insert(r.uid, id);
     }
 
-    let has_duration: Vec<bool> =
-        log.prepares.iter().map(|p| p.start.is_some()).chain(log.copies.iter().map(|c| c.start.is_some() && c.end.is_some())).chain(log.runs.iter().map(|r| r.start.is_some() && r.end.is_some())).collect();
+    let has_duration: Vec<bool> = log
+        .prepares
+        .iter()
+        .map(|p| p.start.is_some())
+        .chain(log.copies.iter().map(|c| c.start.is_some() && c.end.is_some()))
+        .chain(log.runs.iter().map(|r| r.start.is_some() && r.end.is_some()))
+        .collect();
     let edge = |b: &mut ModelBuilder, from: Option<TaskId>, to: Option<TaskId>| {
         if let (Some(f), Some(t)) = (from, to) {
             if has_duration[f.index()] && has_duration[t.index()] {

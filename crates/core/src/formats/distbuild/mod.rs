@@ -88,7 +88,11 @@ impl Format for DistbuildFormat {
                 continue;
             }
             let (Some(time), Some(ev)) = (fields.get(0), fields.get(1)) else { return Sniff::No };
-            if fields.len() < 3 || parse_int(time).is_none() || ev.is_empty() || !ev.iter().all(|b| b.is_ascii_graphic()) {
+            if fields.len() < 3
+                || parse_int(time).is_none()
+                || ev.is_empty()
+                || !ev.iter().all(|b| b.is_ascii_graphic())
+            {
                 return Sniff::No;
             }
             known |= is_known_event(ev);

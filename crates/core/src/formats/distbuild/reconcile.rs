@@ -125,8 +125,14 @@ impl Reconciler {
             Some((lo, hi)) => (lo.min(time), hi.max(time)),
         });
         let need = match ev {
-            b"started" | b"finished" | b"finished_from_cache" | b"deployed" | b"deploy" | b"prepare_start"
-            | b"repository_prepared" | b"resources_prepared" => 4,
+            b"started"
+            | b"finished"
+            | b"finished_from_cache"
+            | b"deployed"
+            | b"deploy"
+            | b"prepare_start"
+            | b"repository_prepared"
+            | b"resources_prepared" => 4,
             b"dep_start" | b"dep_wait" => 5,
             b"dep_finished" => 7,
             _ => 3,
@@ -335,7 +341,11 @@ impl Reconciler {
         let mut lone: Vec<CopyTask> = self.open_copies.into_values().collect();
         lone.sort_by_key(|c| c.line);
         for c in lone {
-            let (event, missing) = if c.start.is_some() { ("dep_start/dep_wait", "dep_finished") } else { ("dep_finished", "dep_start/dep_wait") };
+            let (event, missing) = if c.start.is_some() {
+                ("dep_start/dep_wait", "dep_finished")
+            } else {
+                ("dep_finished", "dep_start/dep_wait")
+            };
             diags.report(
                 Severity::Warning,
                 "distbuild.lone-copy-event",
@@ -431,7 +441,12 @@ impl Reconciler {
                 (Severity::Warning, "distbuild.unknown-event", "unknown event type; lines kept but not interpreted")
             };
             let lines = if u.count == 1 { "line" } else { "lines" };
-            diags.report(severity, code, Position::Line(u.first_line), format!("'{}': {what} ({} {lines})", u.name, u.count));
+            diags.report(
+                severity,
+                code,
+                Position::Line(u.first_line),
+                format!("'{}': {what} ({} {lines})", u.name, u.count),
+            );
         }
         self.log
     }

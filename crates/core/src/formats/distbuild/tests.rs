@@ -68,7 +68,7 @@ fn problems_are_diagnostics_with_lines() {
 ";
     let input = read_bytes("bad.log", log.as_bytes(), 3).unwrap();
     let d = &input.diagnostics;
-    let codes: Vec<(&str, String)> = d.kept().iter().map(|d| (d.code, d.position.to_string())).collect();
+    let codes: Vec<(&str, String)> = d.kept().iter().map(|d| (&*d.code, d.position.to_string())).collect();
     assert_eq!(
         codes,
         [

@@ -1,0 +1,150 @@
+//! The page: wires the state, the worker, the keys and drag-and-drop to the views.
+
+use super::error_panel::ErrorPanel;
+use super::header::{files_of, Header};
+use super::help::Help;
+use super::landing::Landing;
+use super::reading::Reading;
+use super::summary_view::SummaryView;
+use crate::hooks::{use_analysis_worker, use_keys};
+use crate::protocol::Request;
+use crate::samples::{self, Sample};
+use crate::state::{Action, AppState, Phase};
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{Blob, File, HtmlInputElement};
+use yew::prelude::*;
+
+async fn fetch_sample(sample: Sample) -> Result<File, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let err = |what: &str| format!("could not load the sample {}: {what}", sample.file);
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&samples::url(&sample)))
+        .await
+        .map_err(|_| err("network error"))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(err(&format!("HTTP {}", response.status())));
+    }
+    let blob: Blob = JsFuture::from(response.blob().map_err(|_| err("no body"))?)
+        .await
+        .map_err(|_| err("no body"))?
+        .unchecked_into();
+    let parts = js_sys::Array::of1(&blob);
+    File::new_with_blob_sequence(&parts, sample.file).map_err(|_| err("cannot make a file"))
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(AppState::default);
+    let dispatch = {
+        let d = state.dispatcher();
+        Callback::from(move |a: Action| d.dispatch(a))
+    };
+    let worker = use_analysis_worker(dispatch.clone());
+    let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
+    let file_input = use_node_ref();
+    let dragging = use_state(|| false);
+
+    let open_files = {
+        let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        Callback::from(move |files: Vec<File>| {
+            if files.is_empty() {
+                return;
+            }
+            let run = next_run.get() + 1;
+            next_run.set(run);
+            let names = files.iter().map(File::name).collect();
+            let total = files.iter().map(|f| f.size() as u64).sum();
+            dispatch.emit(Action::Started { run, names, total });
+            if !worker.send(&Request::Analyze { run }, &files) {
+                dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
+            }
+        })
+    };
+    let on_sample = {
+        let (open_files, dispatch) = (open_files.clone(), dispatch.clone());
+        Callback::from(move |sample: Sample| {
+            let (open_files, dispatch) = (open_files.clone(), dispatch.clone());
+            spawn_local(async move {
+                match fetch_sample(sample).await {
+                    Ok(file) => open_files.emit(vec![file]),
+                    Err(message) => dispatch.emit(Action::Failed(message)),
+                }
+            });
+        })
+    };
+    let cancel = {
+        let (worker, run) = (worker.clone(), state.run);
+        Callback::from(move |_: ()| {
+            worker.send(&Request::Cancel { run }, &[]);
+        })
+    };
+    {
+        let (dispatch, cancel, file_input) = (dispatch.clone(), cancel.clone(), file_input.clone());
+        let (help, reading) = (state.help, matches!(state.phase, Phase::Reading { .. }));
+        use_keys(Callback::from(move |key: String| match key.as_str() {
+            "o" | "O" => {
+                if let Some(input) = file_input.cast::<HtmlInputElement>() {
+                    input.click();
+                }
+            }
+            "?" => dispatch.emit(Action::ToggleHelp),
+            "Escape" if help => dispatch.emit(Action::CloseHelp),
+            "Escape" if reading => cancel.emit(()),
+            _ => {}
+        }));
+    }
+
+    let ondragover = {
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            dragging.set(true);
+        })
+    };
+    let ondragleave = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: DragEvent| dragging.set(false))
+    };
+    let ondrop = {
+        let (dragging, open_files) = (dragging.clone(), open_files.clone());
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            dragging.set(false);
+            open_files.emit(files_of(e.data_transfer().and_then(|d| d.files())));
+        })
+    };
+
+    let body = match &state.phase {
+        Phase::Idle => html! { <Landing on_sample={on_sample.clone()} /> },
+        Phase::Reading { names, total, progress } => {
+            html! { <Reading names={names.clone()} total={*total} progress={progress.clone()} on_cancel={cancel.clone()} /> }
+        }
+        Phase::Ready { summary, elapsed_ms, .. } => {
+            html! { <SummaryView summary={summary.clone()} elapsed_ms={*elapsed_ms} /> }
+        }
+        Phase::Failed { message } => {
+            html! { <><ErrorPanel message={message.clone()} /><Landing on_sample={on_sample.clone()} /></> }
+        }
+        Phase::Cancelled => html! {
+            <>
+                <p class="notice" data-testid="cancelled">{ "Reading was cancelled." }</p>
+                <Landing on_sample={on_sample.clone()} />
+            </>
+        },
+    };
+    let on_help = dispatch.reform(|_: ()| Action::ToggleHelp);
+    let on_close_help = dispatch.reform(|_: ()| Action::CloseHelp);
+    html! {
+        <div class={classes!("page", dragging.then_some("dragging"))} {ondragover} {ondragleave} {ondrop}>
+            <Header file_input={file_input} on_files={open_files} {on_help} />
+            <main class="content">{ body }</main>
+            if state.help {
+                <Help on_close={on_close_help} />
+            }
+        </div>
+    }
+}

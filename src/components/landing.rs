@@ -1,0 +1,34 @@
+//! Before a file is opened: what can be dropped, and the samples.
+
+use crate::samples::{Sample, SAMPLES};
+use yew::prelude::*;
+
+/// Properties of [`Landing`].
+#[derive(Properties, PartialEq)]
+pub struct LandingProps {
+    /// A sample button was pressed.
+    pub on_sample: Callback<Sample>,
+}
+
+/// The drop zone with the formats and the samples.
+#[component]
+pub fn Landing(props: &LandingProps) -> Html {
+    html! {
+        <section class="landing" data-testid="landing">
+            <p class="drop-hint">{ "Drop an execution log here — nothing leaves your browser" }</p>
+            <p class="formats">{ "distbuild log · more formats are coming: GHC eventlog · MonetDB MAL trace · evobench log · StarRocks profile · Chrome trace · ninja log" }</p>
+            <p class="formats">{ "(.gz .bz2 .zst are fine)" }</p>
+            <p class="samples">
+                { "Try a sample: " }
+                { for SAMPLES.iter().map(|s| {
+                    let on_sample = props.on_sample.clone();
+                    let sample = *s;
+                    html! {
+                        <button class="button" title={s.credit} data-testid={format!("sample-{}", s.id)}
+                            onclick={Callback::from(move |_| on_sample.emit(sample))}>{ s.label }</button>
+                    }
+                }) }
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,101 @@
+//! Numbers as people read them: sizes in KiB/MiB, times in ms or m s,
+//! thousands separators. Plain functions, tested natively.
+
+pub use longpole_core::summary::group;
+
+/// A byte count: `617 B`, `12.4 KiB`, `3.1 MiB`, `1.00 GiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    let digits = if v < 10.0 {
+        2
+    } else if v < 100.0 {
+        1
+    } else {
+        0
+    };
+    format!("{v:.digits$} {}", UNITS[unit])
+}
+
+/// A duration given in milliseconds: `0.42 ms`, `12.4 ms`, `4.73 s`, `3 m 12 s`, `2 h 05 m`.
+pub fn millis(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "–".to_owned();
+    }
+    let sign = if ms < 0.0 { "-" } else { "" };
+    let ms = ms.abs();
+    if ms < 1.0 {
+        format!("{sign}{ms:.2} ms")
+    } else if ms < 1000.0 {
+        format!("{sign}{} ms", trim(format!("{ms:.1}")))
+    } else if ms < 60_000.0 {
+        format!("{sign}{} s", trim(format!("{:.2}", ms / 1000.0)))
+    } else if ms < 3_600_000.0 {
+        let s = (ms / 1000.0).round() as u64;
+        format!("{sign}{} m {:02} s", s / 60, s % 60)
+    } else {
+        let m = (ms / 60_000.0).round() as u64;
+        format!("{sign}{} h {:02} m", m / 60, m % 60)
+    }
+}
+
+fn trim(s: String) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    }
+}
+
+/// A rate in MB/s: `412 MB/s`, `3.2 MB/s`.
+pub fn rate(mb_per_s: f64) -> String {
+    if mb_per_s >= 100.0 {
+        format!("{mb_per_s:.0} MB/s")
+    } else {
+        format!("{mb_per_s:.1} MB/s")
+    }
+}
+
+/// Time left at the current rate, in ms, if it can be told.
+pub fn eta_ms(done: u64, total: u64, elapsed_ms: f64) -> Option<f64> {
+    (done > 0 && total >= done && elapsed_ms > 0.0).then(|| (total - done) as f64 * elapsed_ms / done as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(bytes(617), "617 B");
+        assert_eq!(bytes(12_697), "12.4 KiB");
+        assert_eq!(bytes(1 << 30), "1.00 GiB");
+        assert_eq!(bytes(300 << 20), "300 MiB");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(millis(0.42), "0.42 ms");
+        assert_eq!(millis(12.4), "12.4 ms");
+        assert_eq!(millis(5.0), "5 ms");
+        assert_eq!(millis(4730.0), "4.73 s");
+        assert_eq!(millis(192_000.0), "3 m 12 s");
+        assert_eq!(millis(7_500_000.0), "2 h 05 m");
+    }
+
+    #[test]
+    fn rates_and_eta() {
+        assert_eq!(rate(412.3), "412 MB/s");
+        assert_eq!(rate(3.21), "3.2 MB/s");
+        assert_eq!(eta_ms(25, 100, 1000.0), Some(3000.0));
+        assert_eq!(eta_ms(0, 100, 1000.0), None);
+    }
+}

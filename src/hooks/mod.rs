@@ -1,0 +1,7 @@
+//! Custom hooks.
+
+mod use_analysis_worker;
+mod use_keys;
+
+pub use use_analysis_worker::{use_analysis_worker, AnalysisWorker};
+pub use use_keys::use_keys;

@@ -1,0 +1,82 @@
+//! The page's handle on its analysis worker: starts it once, turns its
+//! messages into [`Action`]s, and sends it requests with files attached.
+
+use crate::protocol::{Request, Response};
+use crate::state::Action;
+use js_sys::{Array, Object, Reflect};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{File, MessageEvent, Worker};
+use yew::prelude::*;
+
+/// The worker's loader script, relative to the page so any base path works.
+const WORKER_URL: &str = "./worker_loader.js";
+
+/// Sends requests to the analysis worker.
+#[derive(Clone)]
+pub struct AnalysisWorker {
+    worker: Rc<RefCell<Option<Worker>>>,
+}
+
+impl PartialEq for AnalysisWorker {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.worker, &other.worker)
+    }
+}
+
+impl AnalysisWorker {
+    /// Sends `request`, with `files` attached; false if the worker is not running.
+    pub fn send(&self, request: &Request, files: &[File]) -> bool {
+        let Some(worker) = self.worker.borrow().clone() else { return false };
+        let message = Object::new();
+        let list: Array = files.iter().collect();
+        let set = |k: &str, v: &JsValue| Reflect::set(&message, &JsValue::from_str(k), v).is_ok();
+        set("json", &JsValue::from_str(&request.to_json()))
+            && set("files", &list)
+            && worker.post_message(&message).is_ok()
+    }
+}
+
+/// Starts the worker on first render; its messages are dispatched as [`Action::Worker`].
+#[hook]
+pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
+    let worker = use_mut_ref(|| None::<Worker>);
+    {
+        let worker = worker.clone();
+        use_effect_with((), move |_| {
+            let on_message = {
+                let dispatch = dispatch.clone();
+                Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                    let Some(json) = event.data().as_string() else { return };
+                    if let Ok(response) = serde_json::from_str::<Response>(&json) {
+                        dispatch.emit(Action::Worker(response));
+                    }
+                })
+            };
+            let on_error = {
+                let dispatch = dispatch.clone();
+                Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                    dispatch.emit(Action::Failed(format!("the analysis worker stopped: {}", e.message())));
+                })
+            };
+            match Worker::new(WORKER_URL) {
+                Ok(w) => {
+                    w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                    w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                    *worker.borrow_mut() = Some(w);
+                }
+                Err(_) => dispatch.emit(Action::Failed("this browser could not start the analysis worker".into())),
+            }
+            move || {
+                if let Some(w) = worker.borrow_mut().take() {
+                    w.terminate();
+                }
+                drop(on_message);
+                drop(on_error);
+            }
+        });
+    }
+    AnalysisWorker { worker }
+}

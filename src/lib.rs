@@ -1,0 +1,13 @@
+//! longpole's web app: a Yew page that draws state, and a Web Worker that
+//! reads files in slices and runs the core. The core (`longpole-core`) does
+//! all the analysis; this crate only knows the browser.
+
+#![deny(missing_docs)]
+
+pub mod components;
+pub mod format;
+pub mod hooks;
+pub mod protocol;
+pub mod samples;
+pub mod state;
+pub mod worker;

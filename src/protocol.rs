@@ -1,0 +1,129 @@
+//! The messages between the page and its analysis worker.
+//!
+//! Both directions carry JSON text, so the types stay plain Rust and
+//! testable natively. A request that reads files also carries the `File`
+//! objects themselves beside the JSON (files are not serialisable; they are
+//! structured-cloned by `postMessage`). Every message names its run: the
+//! page ignores anything from a run it no longer waits for.
+
+use longpole_core::Summary;
+use serde::{Deserialize, Serialize};
+
+/// Identifies one analysis request; the page counts them up from 1.
+pub type RunId = u32;
+
+/// Page → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Request {
+    /// Read the files sent alongside this message, in order, and analyse them together.
+    Analyze {
+        /// The run this starts.
+        run: RunId,
+    },
+    /// Stop the run, if it is still going.
+    Cancel {
+        /// The run to stop.
+        run: RunId,
+    },
+}
+
+/// How far a run has come.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The run.
+    pub run: RunId,
+    /// Index of the file being read.
+    pub file: usize,
+    /// Its name.
+    pub name: String,
+    /// Bytes read over all files.
+    pub bytes_done: u64,
+    /// Bytes of all files.
+    pub bytes_total: u64,
+    /// Read speed so far, in MB/s (10^6 bytes).
+    pub mb_per_s: f64,
+    /// Milliseconds since the run began.
+    pub elapsed_ms: f64,
+    /// The current file's format, once detected (its short name).
+    pub format: Option<String>,
+    /// Lines read in the current file.
+    pub lines: u64,
+    /// Diagnostics so far, over all files.
+    pub diagnostics: u64,
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Response {
+    /// The worker has started and listens.
+    Ready,
+    /// A run moved on.
+    Progress(Progress),
+    /// A run finished.
+    Done {
+        /// The run.
+        run: RunId,
+        /// What was found.
+        summary: Summary,
+        /// Milliseconds from the request to the result.
+        elapsed_ms: f64,
+    },
+    /// A run could not finish: an input is not (or no longer) a readable format.
+    Failed {
+        /// The run.
+        run: RunId,
+        /// What went wrong, naming the file, the position and the bytes.
+        message: String,
+    },
+    /// A run stopped because it was cancelled or replaced by a newer one.
+    Cancelled {
+        /// The run.
+        run: RunId,
+    },
+}
+
+impl Request {
+    /// Encodes for `postMessage`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl Response {
+    /// Encodes for `postMessage`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_through_json() {
+        let r = Request::Analyze { run: 3 };
+        assert_eq!(serde_json::from_str::<Request>(&r.to_json()).unwrap(), r);
+        let p = Response::Progress(Progress {
+            run: 3,
+            file: 0,
+            name: "a.log".into(),
+            bytes_done: 10,
+            bytes_total: 20,
+            mb_per_s: 1.5,
+            elapsed_ms: 4.0,
+            format: Some("distbuild".into()),
+            lines: 2,
+            diagnostics: 0,
+        });
+        assert_eq!(serde_json::from_str::<Response>(&p.to_json()).unwrap(), p);
+        let input =
+            longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
+                .unwrap();
+        let summary = Summary::of(&longpole_core::reconcile(vec![input]));
+        let done = Response::Done { run: 3, summary, elapsed_ms: 1.0 };
+        assert_eq!(serde_json::from_str::<Response>(&done.to_json()).unwrap(), done);
+    }
+}

@@ -1,0 +1,159 @@
+//! The analysis worker: reads each `File` in slices with `Blob.slice`,
+//! feeds the slices to the core's [`Ingest`], posts progress, and posts the
+//! summary at the end. Nothing here interprets data; the core does.
+//!
+//! A run stops between two slices when the page cancels it or starts a
+//! newer one: the worker keeps listening while it reads, because every
+//! slice is awaited.
+
+use crate::protocol::{Progress, Request, Response, RunId};
+use js_sys::{Array, Reflect, Uint8Array};
+use longpole_core::{reconcile, Ingest, Input, Summary};
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
+
+/// Bytes read per slice.
+pub const SLICE: usize = 4 << 20;
+/// Least time between two progress messages, in ms.
+const PROGRESS_EVERY_MS: f64 = 100.0;
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(response: &Response) {
+    // A failed post means the page is gone; there is nobody left to tell.
+    let _ = scope().post_message(&JsValue::from_str(&response.to_json()));
+}
+
+/// Starts the worker: listens for requests and says it is ready.
+pub fn start() {
+    let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let data = event.data();
+        let json = Reflect::get(&data, &JsValue::from_str("json")).ok().and_then(|j| j.as_string()).unwrap_or_default();
+        match serde_json::from_str::<Request>(&json) {
+            Ok(Request::Analyze { run }) => {
+                current.set(run);
+                let files: Vec<File> = Reflect::get(&data, &JsValue::from_str("files"))
+                    .ok()
+                    .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
+                    .unwrap_or_default();
+                spawn_local(analyze(run, files, current.clone()));
+            }
+            Ok(Request::Cancel { run }) => {
+                if current.get() == run {
+                    current.set(0);
+                }
+            }
+            Err(_) => {}
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&Response::Ready);
+}
+
+/// Why reading stopped early.
+#[derive(Debug, PartialEq)]
+pub enum Stop {
+    /// The caller asked to stop (a cancel, or a newer run).
+    Cancelled,
+    /// The input could not be read; the message names file, position and bytes.
+    Failed(String),
+}
+
+async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>) {
+    let began = js_sys::Date::now();
+    let response = match read_all(run, &files, &current, began).await {
+        Ok(summary) => Response::Done { run, summary, elapsed_ms: js_sys::Date::now() - began },
+        Err(Stop::Cancelled) => Response::Cancelled { run },
+        Err(Stop::Failed(message)) => Response::Failed { run, message },
+    };
+    post(&response);
+}
+
+async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<Summary, Stop> {
+    let total: u64 = files.iter().map(|f| f.size() as u64).sum();
+    let mut done = 0u64;
+    let mut diagnostics_before = 0;
+    let mut last_post = f64::NEG_INFINITY;
+    let mut inputs = Vec::with_capacity(files.len());
+    for (index, file) in files.iter().enumerate() {
+        let name = file.name();
+        let input = read_file(file, SLICE, |ingest, n| {
+            done += n;
+            let now = js_sys::Date::now();
+            if now - last_post >= PROGRESS_EVERY_MS {
+                last_post = now;
+                let p = ingest.progress();
+                let elapsed_ms = now - began;
+                post(&Response::Progress(Progress {
+                    run,
+                    file: index,
+                    name: name.clone(),
+                    bytes_done: done,
+                    bytes_total: total,
+                    mb_per_s: if elapsed_ms > 0.0 { done as f64 / 1e3 / elapsed_ms } else { 0.0 },
+                    elapsed_ms,
+                    format: p.format.map(|f| f.name().to_owned()),
+                    lines: p.counts.lines,
+                    diagnostics: diagnostics_before + p.diagnostics,
+                }));
+            }
+            current.get() == run
+        })
+        .await?;
+        diagnostics_before += input.diagnostics.total();
+        inputs.push(input);
+    }
+    Ok(Summary::of(&reconcile(inputs)))
+}
+
+/// Reads `file` in slices of `slice` bytes through an [`Ingest`].
+///
+/// After each slice `between(ingest, bytes)` is told how many bytes came;
+/// returning false stops the reading with [`Stop::Cancelled`]. Each slice is
+/// awaited, so the worker's other messages (a cancel) are handled meanwhile.
+pub async fn read_file(
+    file: &File,
+    slice: usize,
+    mut between: impl FnMut(&Ingest, u64) -> bool,
+) -> Result<Input, Stop> {
+    let name = file.name();
+    let mut ingest = Ingest::new(&name);
+    let mut buf = vec![0u8; slice.max(1)];
+    let size = file.size();
+    let mut at = 0.0;
+    while at < size {
+        let end = (at + buf.len() as f64).min(size);
+        let n = read_slice(file, at, end, &mut buf)
+            .await
+            .map_err(|e| Stop::Failed(format!("{name}: cannot read the file: {e}")))?;
+        ingest.feed(&buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
+        at = end;
+        if !between(&ingest, n as u64) {
+            return Err(Stop::Cancelled);
+        }
+    }
+    ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
+}
+
+/// Reads bytes `start..end` of `file` into `buf`, returning how many.
+async fn read_slice(file: &File, start: f64, end: f64, buf: &mut [u8]) -> Result<usize, String> {
+    let js_err = |e: JsValue| {
+        e.as_string()
+            .or_else(|| Reflect::get(&e, &"message".into()).ok()?.as_string())
+            .unwrap_or_else(|| "unknown error".into())
+    };
+    let blob = file.slice_with_f64_and_f64(start, end).map_err(js_err)?;
+    let array = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+    let bytes = Uint8Array::new(&array);
+    let n = (bytes.length() as usize).min(buf.len());
+    bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+    Ok(n)
+}

@@ -1,0 +1,57 @@
+// Shared set-up of the end-to-end tests: serve dist/ on a free port, start
+// Debian's Chromium through playwright-core with a fresh profile, and record
+// every console error and every request so that tests can assert none was
+// made outside the page's own origin.
+
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CORPUS = process.env.LONGPOLE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/** Serves the bundle under `base` and opens it in a fresh Chromium. */
+export async function openApp({ base = '/' } = {}) {
+  const server = await serve({ root: join(ROOT, 'dist'), port: 0, base });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const profile = mkdtempSync(join(tmpdir(), 'longpole-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = [];
+  const requests = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  context.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${origin}${base}`);
+  await page.getByTestId('landing').waitFor();
+  return {
+    page,
+    origin,
+    errors,
+    /** Requests that left the page's origin (data: and blob: URLs are local). */
+    foreignRequests: () => requests.filter((u) => !u.startsWith(origin) && !/^(data|blob):/.test(u)),
+    async close() {
+      await context.close();
+      server.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

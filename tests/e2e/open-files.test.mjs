@@ -1,0 +1,90 @@
+// Opening files: picked, dropped, or a bundled sample; bad input reported,
+// and the page stays usable.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApp, CORPUS } from './harness.mjs';
+
+test('a corpus log picked with the file input is read and its format detected', async () => {
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('file-input').setInputFiles(join(CORPUS, 'distbuild/example.log'));
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
+    const text = await app.page.getByTestId('analysis-ready').textContent();
+    assert.match(text, /23 lines/);
+    assert.match(text, /9 tasks \(3 work, 2 transfer, 4 setup\) on 2 lanes/);
+    assert.deepEqual(app.errors, []);
+    assert.deepEqual(app.foreignRequests(), []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a file dropped on the page is read like a picked one', async () => {
+  const app = await openApp();
+  try {
+    const bytes = [...readFileSync(join(CORPUS, 'distbuild/edge.log'))];
+    const dataTransfer = await app.page.evaluateHandle((bytes) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], 'edge.log'));
+      return dt;
+    }, bytes);
+    await app.page.dispatchEvent('.page', 'drop', { dataTransfer });
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
+    const diagnostics = await app.page.getByTestId('diagnostics').textContent();
+    assert.match(diagnostics, /line 3.*distbuild\.no-prepare-start/);
+    assert.match(diagnostics, /'something_new': unknown event type/);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('random bytes give an error that says what went wrong, and the next file still works', async () => {
+  const app = await openApp();
+  try {
+    const noise = Buffer.alloc(8192);
+    for (let i = 0; i < noise.length; i++) noise[i] = (Math.imul(i, 2654435761) >>> 13) & 0xff;
+    await app.page.getByTestId('file-input').setInputFiles({ name: 'noise.bin', mimeType: 'application/octet-stream', buffer: noise });
+    const error = app.page.getByTestId('error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /^noise\.bin: not a format longpole reads; no reader recognises its first bytes "/);
+    assert.equal(await app.page.getByTestId('analysis-ready').count(), 0);
+
+    await app.page.getByTestId('file-input').setInputFiles(join(CORPUS, 'distbuild/example.log'));
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('error').count(), 0);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('the bundled sample opens in one click, from a sub-path too', async () => {
+  const app = await openApp({ base: '/docs/longpole/' });
+  try {
+    await app.page.getByTestId('sample-distbuild').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
+    assert.deepEqual(app.errors, []);
+    assert.deepEqual(app.foreignRequests(), []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('keyboard: ? shows the help and Esc closes it', async () => {
+  const app = await openApp();
+  try {
+    await app.page.keyboard.press('?');
+    await app.page.getByTestId('help').waitFor();
+    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('help').waitFor({ state: 'detached' });
+  } finally {
+    await app.close();
+  }
+});

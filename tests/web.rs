@@ -1,0 +1,56 @@
+//! The app's code in a real browser (headless Chromium): reading `File`s in
+//! `Blob` slices gives the same result as the core reading the bytes whole.
+//! Run by `cargo test --target wasm32-unknown-unknown --test web`.
+
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Uint8Array};
+use longpole::worker::{read_file, Stop};
+use longpole_core::{ingest::read_bytes, reconcile, Summary};
+use wasm_bindgen_test::*;
+use web_sys::File;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const EXAMPLE: &[u8] = include_bytes!("../../shared/corpus/distbuild/example.log");
+
+fn file(name: &str, bytes: &[u8]) -> File {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    File::new_with_u8_array_sequence(&parts, name).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn slices_of_any_size_give_the_core_result() {
+    let expected = Summary::of(&reconcile(vec![read_bytes("example.log", EXAMPLE, EXAMPLE.len()).unwrap()]));
+    for slice in [1, 7, 4096, 4 << 20] {
+        let mut calls = 0u64;
+        let input = read_file(&file("example.log", EXAMPLE), slice, |_, _| {
+            calls += 1;
+            true
+        })
+        .await
+        .unwrap();
+        assert_eq!(calls, (EXAMPLE.len() as u64).div_ceil(slice as u64), "one call per slice of {slice}");
+        assert_eq!(Summary::of(&reconcile(vec![input])), expected, "slice size {slice}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn returning_false_between_slices_stops_the_reading() {
+    let mut seen = 0;
+    let stopped = read_file(&file("example.log", EXAMPLE), 100, |ingest, _| {
+        seen += 1;
+        ingest.progress().bytes < 300
+    })
+    .await;
+    assert_eq!(stopped.unwrap_err(), Stop::Cancelled);
+    assert_eq!(seen, 3);
+}
+
+#[wasm_bindgen_test]
+async fn random_bytes_fail_with_a_message_naming_the_file() {
+    let noise: Vec<u8> = (0..10_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let err = read_file(&file("noise.bin", &noise), 4096, |_, _| true).await.unwrap_err();
+    let Stop::Failed(message) = err else { panic!("expected a failure") };
+    assert!(message.starts_with("noise.bin: not a format longpole reads"), "{message}");
+}
