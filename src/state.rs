@@ -88,7 +88,6 @@ impl Reducible for AppState {
                 next.phase = Phase::Reading { names, total, progress: None };
             }
             Action::Worker(response) => match response {
-                Response::Ready => return self,
                 Response::Progress(p) if p.run == self.run => {
                     if let Phase::Reading { progress, .. } = &mut next.phase {
                         *progress = Some(p);

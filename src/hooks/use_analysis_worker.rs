@@ -14,44 +14,77 @@ use yew::prelude::*;
 /// The worker's loader script, relative to the page so any base path works.
 const WORKER_URL: &str = "./worker_loader.js";
 
+/// The worker and the messages waiting for it to be ready.
+///
+/// A worker drops messages that arrive before its WebAssembly has loaded and
+/// installed its handler, so requests wait here until it says `Ready`.
+#[derive(Default)]
+struct Link {
+    worker: Option<Worker>,
+    ready: bool,
+    waiting: Vec<Object>,
+}
+
+impl Link {
+    fn post(&mut self, message: Object) -> bool {
+        match &self.worker {
+            Some(w) if self.ready => w.post_message(&message).is_ok(),
+            Some(_) => {
+                self.waiting.push(message);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn ready(&mut self) {
+        self.ready = true;
+        for m in std::mem::take(&mut self.waiting) {
+            self.post(m);
+        }
+    }
+}
+
 /// Sends requests to the analysis worker.
 #[derive(Clone)]
 pub struct AnalysisWorker {
-    worker: Rc<RefCell<Option<Worker>>>,
+    link: Rc<RefCell<Link>>,
 }
 
 impl PartialEq for AnalysisWorker {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.worker, &other.worker)
+        Rc::ptr_eq(&self.link, &other.link)
     }
 }
 
 impl AnalysisWorker {
-    /// Sends `request`, with `files` attached; false if the worker is not running.
+    /// Sends `request`, with `files` attached (once the worker is ready);
+    /// false if the worker is not running.
     pub fn send(&self, request: &Request, files: &[File]) -> bool {
-        let Some(worker) = self.worker.borrow().clone() else { return false };
         let message = Object::new();
         let list: Array = files.iter().collect();
         let set = |k: &str, v: &JsValue| Reflect::set(&message, &JsValue::from_str(k), v).is_ok();
         set("json", &JsValue::from_str(&request.to_json()))
             && set("files", &list)
-            && worker.post_message(&message).is_ok()
+            && self.link.borrow_mut().post(message)
     }
 }
 
 /// Starts the worker on first render; its messages are dispatched as [`Action::Worker`].
 #[hook]
 pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
-    let worker = use_mut_ref(|| None::<Worker>);
+    let link = use_mut_ref(Link::default);
     {
-        let worker = worker.clone();
+        let link = link.clone();
         use_effect_with((), move |_| {
             let on_message = {
-                let dispatch = dispatch.clone();
+                let (dispatch, link) = (dispatch.clone(), link.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                     let Some(json) = event.data().as_string() else { return };
-                    if let Ok(response) = serde_json::from_str::<Response>(&json) {
-                        dispatch.emit(Action::Worker(response));
+                    match serde_json::from_str::<Response>(&json) {
+                        Ok(Response::Ready) => link.borrow_mut().ready(),
+                        Ok(response) => dispatch.emit(Action::Worker(response)),
+                        Err(_) => {}
                     }
                 })
             };
@@ -65,12 +98,12 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                 Ok(w) => {
                     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-                    *worker.borrow_mut() = Some(w);
+                    link.borrow_mut().worker = Some(w);
                 }
                 Err(_) => dispatch.emit(Action::Failed("this browser could not start the analysis worker".into())),
             }
             move || {
-                if let Some(w) = worker.borrow_mut().take() {
+                if let Some(w) = link.borrow_mut().worker.take() {
                     w.terminate();
                 }
                 drop(on_message);
@@ -78,5 +111,5 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
             }
         });
     }
-    AnalysisWorker { worker }
+    AnalysisWorker { link }
 }

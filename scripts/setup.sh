@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what building and testing longpole needs, skipping whatever is
+# already there at the right version. Safe to run again and again.
+#
+# A fresh machine needs rustup stable, Node/npm and Debian's apt; everything
+# else comes from here: the wasm32 target, trunk, wasm-bindgen-cli (the exact
+# version in Cargo.lock), Debian's chromium and chromium-driver, and the npm
+# packages (binaryen's wasm-opt, playwright-core). Nothing downloads a browser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (takes a few minutes)"
+  cargo install --locked "trunk@$TRUNK_VERSION"
+fi
+
+# wasm-bindgen-cli must match the wasm-bindgen crate exactly.
+WBG_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBG_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WBG_VERSION"
+  # Not --locked: its lockfile pins a crate version the registry no longer has.
+  cargo install wasm-bindgen-cli --version "$WBG_VERSION"
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing Debian's chromium and chromium-driver"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+fi
+
+if ! node -e 'const l=require("./package-lock.json").packages;for(const[p,v]of Object.entries(l)){if(!p)continue;if(require("./"+p+"/package.json").version!==v.version)process.exit(1)}' 2>/dev/null; then
+  say "installing the npm packages (wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+say "fetching crates"
+cargo fetch --quiet
+say "ready"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The README's second command, and all that .ci/run does: set up, build the
+# bundle, then run every test: the workspace's cargo tests, the wasm tests
+# in headless Chromium, and the end-to-end tests against the built bundle.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/build.sh
+echo "== cargo test (workspace)"
+cargo test --workspace --quiet
+echo "== wasm-bindgen tests in headless Chromium"
+cargo test --target wasm32-unknown-unknown --test web
+echo "== end-to-end tests against dist/"
+node --test --test-concurrency=1 tests/e2e/
