@@ -108,7 +108,7 @@ async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64)
             current.get() == run
         })
         .await?;
-        diagnostics_before += input.diagnostics.total();
+        diagnostics_before += input.info.diagnostics.total();
         inputs.push(input);
     }
     Ok(Summary::of(&reconcile(inputs)))

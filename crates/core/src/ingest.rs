@@ -15,9 +15,10 @@ use crate::formats::{detect, Detection, Format, FormatId, FormatReader, Parsed, 
 /// Bytes of an unrecognised input quoted in its error.
 const UNRECOGNISED_EXCERPT: usize = 16;
 
-/// An input read to its end.
+/// What is known of an input once read: its name, format, sizes, counts
+/// and diagnostics (everything but the parsed data).
 #[derive(Debug)]
-pub struct Input {
+pub struct InputInfo {
     /// Its name (a file name).
     pub name: String,
     /// Its format.
@@ -32,7 +33,14 @@ pub struct Input {
     pub counts: ReadCounts,
     /// Every recoverable problem found.
     pub diagnostics: Diagnostics,
-    /// What the format's reader produced.
+}
+
+/// An input read to its end: what is known of it, and what its reader produced.
+#[derive(Debug)]
+pub struct Input {
+    /// Name, format, sizes, counts, diagnostics.
+    pub info: InputInfo,
+    /// What the format's reader produced, for reconciliation.
     pub parsed: Parsed,
 }
 
@@ -180,7 +188,7 @@ impl Ingest {
                 let counts = reader.counts();
                 let mut diags = std::mem::take(&mut self.sink.diags);
                 let parsed = reader.finish(&mut diags).map_err(|e| self.error(Stop::Format(e)))?;
-                Ok(Input {
+                let info = InputInfo {
                     name: self.sink.name,
                     format: format.id(),
                     compression: self.decoder.as_ref().map_or(Compression::None, Decoder::codec),
@@ -188,8 +196,8 @@ impl Ingest {
                     decompressed_bytes: self.sink.decompressed,
                     counts,
                     diagnostics: diags,
-                    parsed,
-                })
+                };
+                Ok(Input { info, parsed })
             }
             Err(stop) => Err(self.error(stop)),
         }
@@ -265,13 +273,13 @@ mod tests {
         std::io::Write::write_all(&mut gz, &data).unwrap();
         let gz = gz.finish().unwrap();
         for chunk in [1, 7, 4096] {
-            let input = read_bytes("example.log.gz", &gz, chunk).unwrap();
+            let input = read_bytes("example.log.gz", &gz, chunk).unwrap().info;
             assert_eq!(input.compression, Compression::Gzip);
             assert_eq!(input.format, FormatId::Distbuild);
             assert_eq!(input.decompressed_bytes, data.len() as u64);
             assert_eq!(input.counts.lines, 23);
         }
         let cut = read_bytes("cut.log.gz", &gz[..gz.len() - 12], 4096).unwrap();
-        assert_eq!(cut.diagnostics.count_of("input.truncated"), 1);
+        assert_eq!(cut.info.diagnostics.count_of("input.truncated"), 1);
     }
 }

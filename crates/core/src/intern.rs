@@ -39,6 +39,11 @@ impl Interner {
         &self.names[id as usize]
     }
 
+    /// The string of `id`, shared.
+    pub fn shared(&self, id: u32) -> Arc<str> {
+        self.names[id as usize].clone()
+    }
+
     /// Number of distinct strings.
     pub fn len(&self) -> usize {
         self.names.len()

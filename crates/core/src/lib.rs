@@ -25,6 +25,6 @@ pub mod summary;
 mod test_support;
 
 pub use error::Error;
-pub use ingest::{Ingest, Input};
+pub use ingest::{Ingest, Input, InputInfo};
 pub use reconcile::{reconcile, Analysis};
 pub use summary::Summary;

@@ -8,7 +8,9 @@
 //! of a format's own structures.
 
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A time or a duration in nanoseconds.
 pub type Nanos = i64;
@@ -75,10 +77,11 @@ pub enum Role {
 /// One unit of work with its times.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Task {
-    /// The producer's identifier (a build-graph uid, a prepare type).
-    pub uid: String,
-    /// What to show for it (a description, a command, a function name).
-    pub name: String,
+    /// The producer's identifier (a build-graph uid, a prepare type); shared, not copied, between tasks.
+    pub uid: Arc<str>,
+    /// What to show for it (a description, a command), when the producer
+    /// gives more than the uid; see [`Model::label`].
+    pub name: Option<Arc<str>>,
     /// Its type.
     pub kind: KindId,
     /// Its part in the run.
@@ -137,6 +140,20 @@ impl Model {
     /// All kinds; a [`KindId`] indexes this.
     pub fn kinds(&self) -> &[Kind] {
         &self.kinds
+    }
+
+    /// What to show for a task: its name, or for a transfer
+    /// `copy(<origin> -> <lane>) result of <uid>`, or its uid.
+    pub fn label(&self, id: TaskId) -> Cow<'_, str> {
+        let t = self.task(id);
+        match (&t.name, t.role) {
+            (Some(name), _) => Cow::Borrowed(name),
+            (None, Role::Transfer) => {
+                let origin = t.origin.map_or("?", |o| self.lanes[o.index()].name.as_str());
+                Cow::Owned(format!("copy({origin} -> {}) result of {}", self.lanes[t.lane.index()].name, t.uid))
+            }
+            (None, _) => Cow::Borrowed(&t.uid),
+        }
     }
 
     /// The tasks `id` waited for, in the producer's order.
@@ -248,7 +265,7 @@ mod tests {
         assert_eq!(b.kind("CC", Some("green")), cc);
         let task = |lane, start, end| Task {
             uid: "u".into(),
-            name: "n".into(),
+            name: None,
             kind: cc,
             role: Role::Work,
             lane,
@@ -271,5 +288,6 @@ mod tests {
         assert_eq!(m.task(a).duration(), Some(5));
         assert_eq!(m.task(c).duration(), None);
         assert_eq!(m.edge_count(), 2);
+        assert_eq!(m.label(a), "u");
     }
 }

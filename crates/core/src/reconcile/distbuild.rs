@@ -3,6 +3,7 @@
 use crate::formats::distbuild::Log;
 use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 const PREPARE_PREFIX: &str = "prepare:";
 const COPY_KIND: &str = "Copy";
@@ -24,8 +25,8 @@ pub(super) fn model(log: &Log) -> Model {
             let kind = b.kind(&format!("{PREPARE_PREFIX}{}", p.kind), Some("gray"));
             let lane = b.lane(log.host(p.host));
             b.task(Task {
-                uid: p.kind.clone(),
-                name: format!("[{PREPARE_PREFIX}{}] {}", p.kind, log.host(p.host)),
+                uid: Arc::from(p.kind.as_str()),
+                name: Some(Arc::from(format!("[{PREPARE_PREFIX}{}] {}", p.kind, log.host(p.host)))),
                 kind,
                 role: Role::Setup,
                 lane,
@@ -45,10 +46,9 @@ pub(super) fn model(log: &Log) -> Model {
             let kind = b.kind(COPY_KIND, Some("brown"));
             let lane = b.lane(log.host(c.dest_host));
             let origin = c.origin_host.map(|h| b.lane(log.host(h)));
-            let from = c.origin_host.map_or("None", |h| log.host(h));
             b.task(Task {
-                uid: log.uid(c.dep_uid).to_owned(),
-                name: format!("copy({from} -> {}) result of {}", log.host(c.dest_host), log.uid(c.dep_uid)),
+                uid: log.uids.shared(c.dep_uid),
+                name: None,
                 kind,
                 role: Role::Transfer,
                 lane,
@@ -66,8 +66,8 @@ pub(super) fn model(log: &Log) -> Model {
         let kind = b.kind(UNKNOWN_KIND, Some("red"));
         let lane = b.lane(log.host(r.host));
         let id = b.task(Task {
-            uid: log.uid(r.uid).to_owned(),
-            name: log.uid(r.uid).to_owned(),
+            uid: log.uids.shared(r.uid),
+            name: None,
             kind,
             role: Role::Work,
             lane,

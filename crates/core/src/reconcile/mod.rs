@@ -8,7 +8,7 @@
 mod distbuild;
 
 use crate::formats::{FormatId, Parsed};
-use crate::ingest::Input;
+use crate::ingest::{Input, InputInfo};
 use crate::model::Model;
 
 /// One run, reconciled into a model.
@@ -26,19 +26,23 @@ pub struct Dataset {
 #[derive(Debug)]
 pub struct Analysis {
     /// The inputs, in the order given.
-    pub inputs: Vec<Input>,
+    pub inputs: Vec<InputInfo>,
     /// The runs they describe.
     pub datasets: Vec<Dataset>,
 }
 
-/// Reconciles read inputs into datasets.
+/// Reconciles read inputs into datasets; what the readers produced is
+/// consumed, so only the models stay in memory.
 pub fn reconcile(inputs: Vec<Input>) -> Analysis {
-    let datasets = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, input)| match &input.parsed {
-            Parsed::Distbuild(log) => Dataset { format: input.format, inputs: vec![i], model: distbuild::model(log) },
-        })
-        .collect();
-    Analysis { inputs, datasets }
+    let mut infos = Vec::with_capacity(inputs.len());
+    let mut datasets = Vec::new();
+    for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
+        match parsed {
+            Parsed::Distbuild(log) => {
+                datasets.push(Dataset { format: info.format, inputs: vec![i], model: distbuild::model(&log) })
+            }
+        }
+        infos.push(info);
+    }
+    Analysis { inputs: infos, datasets }
 }

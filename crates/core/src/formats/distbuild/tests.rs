@@ -67,7 +67,7 @@ fn problems_are_diagnostics_with_lines() {
 2400 toolchain_prepare_finish Y 7
 ";
     let input = read_bytes("bad.log", log.as_bytes(), 3).unwrap();
-    let d = &input.diagnostics;
+    let d = &input.info.diagnostics;
     let codes: Vec<(&str, String)> = d.kept().iter().map(|d| (&*d.code, d.position.to_string())).collect();
     assert_eq!(
         codes,

@@ -1,0 +1,48 @@
+// Reading a large file shows moving progress, and Cancel really stops it;
+// the worker then reads the next file.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createWriteStream, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openApp, CORPUS } from './harness.mjs';
+
+/** Writes a distbuild log of about `mb` megabytes: runs of many nodes on 20 hosts. */
+async function bigLog(path, mb) {
+  const out = createWriteStream(path);
+  let size = 0;
+  for (let i = 0; size < mb * 1e6; i++) {
+    const t = 1732000000000 + i * 3;
+    const host = `host-${String(i % 20).padStart(3, '0')}`;
+    const chunk = `${t} deployed node${i} ${host}\n${t + 1} started node${i} ${host}\n${t + 40} finished node${i} ${host} OK 1234\n`;
+    size += chunk.length;
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+test('Cancel stops a long read, and the next file is read', async () => {
+  const path = join(tmpdir(), `longpole-cancel-${process.pid}.log`);
+  await bigLog(path, 300);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('file-input').setInputFiles(path);
+    await app.page.getByTestId('reading').waitFor();
+    await app.page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"]')?.value) > 0);
+    assert.equal(await app.page.getByTestId('reading-format').textContent(), 'distbuild');
+    await app.page.getByTestId('cancel').click();
+    await app.page.getByTestId('cancelled').waitFor();
+    assert.equal(await app.page.getByTestId('analysis-ready').count(), 0);
+
+    await app.page.getByTestId('file-input').setInputFiles(join(CORPUS, 'distbuild/example.log'));
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+    rmSync(path, { force: true });
+  }
+});

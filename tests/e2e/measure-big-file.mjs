@@ -1,0 +1,74 @@
+// Measures a big file streaming through the worker in headless Chromium:
+// time from pick to result, read speed, how often the progress bar moved, and
+// the longest main-thread task while reading (Long Tasks API, plus the
+// largest delay of a 10 ms timer as a second witness).
+//
+//   node tests/e2e/measure-big-file.mjs [LOG]
+//
+// Without LOG it simulates a ~1 GB distbuild log with distbuild-sim
+// (850,000 nodes on 200 hosts) into the temp directory.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openApp, ROOT } from './harness.mjs';
+
+let path = process.argv[2];
+if (!path) {
+  path = join(tmpdir(), 'longpole-1gb.log');
+  if (!existsSync(path)) {
+    execFileSync('cargo', ['build', '--release', '-q', '-p', 'longpole-distbuild-sim'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(join(ROOT, 'target/release/distbuild-sim'), ['--nodes', '850000', '--hosts', '200', '--slots', '8', '--log', path], { stdio: 'inherit' });
+  }
+}
+const bytes = statSync(path).size;
+
+const app = await openApp();
+const { page } = app;
+await page.evaluate(() => {
+  window.__m = { longTasks: [], progress: [], maxLag: 0, reading: false };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__m.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver(() => {
+    const p = document.querySelector('[data-testid="progress"]');
+    if (p) {
+      window.__m.reading = true;
+      window.__m.progress.push({ t: performance.now(), v: Number(p.value) });
+    } else {
+      window.__m.reading = false;
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value'] });
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (window.__m.reading) window.__m.maxLag = Math.max(window.__m.maxLag, now - last - 10);
+    last = now;
+  }, 10);
+});
+
+const t0 = Date.now();
+await page.getByTestId('file-input').setInputFiles(path);
+await page.getByTestId('analysis-ready').waitFor({ timeout: 600_000 });
+const seconds = (Date.now() - t0) / 1000;
+const m = await page.evaluate(() => window.__m);
+const firstProgress = m.progress.find((p) => p.v > 0);
+const readingStart = firstProgress ? firstProgress.t - 200 : 0;
+const during = m.longTasks.filter((t) => t.start >= readingStart);
+const distinct = new Set(m.progress.map((p) => p.v)).size;
+const summary = await page.getByTestId('analysis-ready').locator('.headline').textContent();
+await app.close();
+
+const result = {
+  file: path,
+  megabytes: +(bytes / 1e6).toFixed(1),
+  seconds: +seconds.toFixed(2),
+  mb_per_s: +(bytes / 1e6 / seconds).toFixed(1),
+  progress_updates: distinct,
+  long_tasks_while_reading: during.length,
+  longest_main_thread_task_ms: during.length ? Math.max(...during.map((t) => t.duration)) : 0,
+  max_timer_lag_ms: +m.maxLag.toFixed(1),
+  summary: summary.trim(),
+};
+console.log(JSON.stringify(result, null, 2));
