@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod decompress;
 pub mod diagnostics;
 pub mod dump;
@@ -16,6 +17,7 @@ pub mod error;
 pub mod formats;
 pub mod ingest;
 pub mod intern;
+pub mod json_split;
 pub mod lines;
 pub mod model;
 pub mod reconcile;

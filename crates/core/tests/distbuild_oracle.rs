@@ -17,7 +17,7 @@ fn simulated(cfg: &Config) -> (Vec<u8>, Truth) {
 fn read(log: &[u8], chunk: usize) -> (Log, u64) {
     let input = read_bytes("sim.log", log, chunk).unwrap();
     let diagnostics = input.info.diagnostics.total();
-    let Parsed::Distbuild(parsed) = input.parsed;
+    let Parsed::Distbuild(parsed) = input.parsed else { panic!("not read as a distbuild log") };
     (parsed, diagnostics)
 }
 

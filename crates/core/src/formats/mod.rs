@@ -6,6 +6,7 @@
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
 pub mod distbuild;
+pub mod ya_graph;
 
 use crate::diagnostics::Diagnostics;
 use crate::error::FormatError;
@@ -17,6 +18,8 @@ use serde::{Deserialize, Serialize};
 pub enum FormatId {
     /// distbuild's execution log (ya's distributed builds).
     Distbuild,
+    /// ya's build graph (`graph.json`).
+    YaGraph,
 }
 
 impl FormatId {
@@ -24,6 +27,7 @@ impl FormatId {
     pub fn name(self) -> &'static str {
         match self {
             FormatId::Distbuild => "distbuild",
+            FormatId::YaGraph => "ya-graph",
         }
     }
 
@@ -31,6 +35,7 @@ impl FormatId {
     pub fn title(self) -> &'static str {
         match self {
             FormatId::Distbuild => "distbuild execution log",
+            FormatId::YaGraph => "ya build graph",
         }
     }
 }
@@ -74,6 +79,8 @@ pub struct ReadCounts {
 pub enum Parsed {
     /// A distbuild log's tasks, reconciled as ya does.
     Distbuild(distbuild::Log),
+    /// A ya build graph.
+    YaGraph(ya_graph::BuildGraph),
 }
 
 /// One input format.
@@ -97,7 +104,7 @@ pub trait FormatReader {
 }
 
 /// Every format, in detection priority order.
-pub static REGISTRY: &[&dyn Format] = &[&distbuild::DistbuildFormat];
+pub static REGISTRY: &[&dyn Format] = &[&distbuild::DistbuildFormat, &ya_graph::YaGraphFormat];
 
 /// The outcome of running every sniffer over a head.
 pub enum Detection {

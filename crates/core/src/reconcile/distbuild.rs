@@ -1,6 +1,7 @@
 //! A distbuild [`Log`] as a [`Model`], with ya's dependency edges in ya's order.
 
 use crate::formats::distbuild::Log;
+use crate::formats::ya_graph::BuildGraph;
 use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,7 +17,9 @@ fn ns(ms: Option<i64>) -> Option<i64> {
 
 /// Builds the model: prepare tasks, then copies, then run tasks (ya's order
 /// of all nodes), and the edges ya adds, only between tasks with durations.
-pub(super) fn model(log: &Log) -> Model {
+/// The build graph, when given, names and types the run tasks and adds
+/// their run → run edges.
+pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
     let mut b = ModelBuilder::new();
     let prepare_ids: Vec<TaskId> = log
         .prepares
@@ -63,11 +66,15 @@ pub(super) fn model(log: &Log) -> Model {
         .collect();
     let mut run_of_uid: HashMap<u32, TaskId> = HashMap::new();
     for r in &log.runs {
-        let kind = b.kind(UNKNOWN_KIND, Some("red"));
+        let node = graph.and_then(|g| g.node(log.uid(r.uid)));
+        let kind = match node {
+            Some(n) => b.kind(n.kind.as_deref().unwrap_or(UNKNOWN_KIND), Some(n.color.as_deref().unwrap_or("red"))),
+            None => b.kind(UNKNOWN_KIND, Some("red")),
+        };
         let lane = b.lane(log.host(r.host));
         let id = b.task(Task {
             uid: log.uids.shared(r.uid),
-            name: None,
+            name: node.map(|n| n.description.clone()),
             kind,
             role: Role::Work,
             lane,
@@ -102,7 +109,14 @@ pub(super) fn model(log: &Log) -> Model {
         edge(&mut b, Some(id), longest(c.dest_host));
     }
     for r in &log.runs {
-        edge(&mut b, run_of_uid.get(&r.uid).copied(), longest(r.host));
+        let run = run_of_uid.get(&r.uid).copied();
+        if let Some(node) = graph.and_then(|g| g.node(log.uid(r.uid))) {
+            for dep in &node.deps {
+                let dep_run = log.uids.get(dep).and_then(|d| run_of_uid.get(&d)).copied();
+                edge(&mut b, run, dep_run);
+            }
+        }
+        edge(&mut b, run, longest(r.host));
     }
     if let Some((first, last)) = log.window {
         b.window(first.saturating_mul(NANOS_PER_MS), last.saturating_mul(NANOS_PER_MS));

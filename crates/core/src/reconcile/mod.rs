@@ -7,6 +7,7 @@
 
 mod distbuild;
 
+use crate::diagnostics::{Position, Severity};
 use crate::formats::{FormatId, Parsed};
 use crate::ingest::{Input, InputInfo};
 use crate::model::Model;
@@ -33,16 +34,40 @@ pub struct Analysis {
 
 /// Reconciles read inputs into datasets; what the readers produced is
 /// consumed, so only the models stay in memory.
+///
+/// A build graph joins the execution logs given with it: with one graph,
+/// every log uses it; with several, the n-th log uses the n-th graph (the
+/// last one when there are fewer graphs than logs).
 pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut infos = Vec::with_capacity(inputs.len());
-    let mut datasets = Vec::new();
+    let mut logs = Vec::new();
+    let mut graphs = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
-            Parsed::Distbuild(log) => {
-                datasets.push(Dataset { format: info.format, inputs: vec![i], model: distbuild::model(&log) })
-            }
+            Parsed::Distbuild(log) => logs.push((i, log)),
+            Parsed::YaGraph(graph) => graphs.push((i, graph)),
         }
         infos.push(info);
     }
+    if logs.is_empty() {
+        for (i, _) in &graphs {
+            infos[*i].diagnostics.report(
+                Severity::Info,
+                "ya-graph.alone",
+                Position::Whole,
+                "a build graph has no times of its own: open it together with the distbuild log of the build",
+            );
+        }
+    }
+    let datasets = logs
+        .into_iter()
+        .enumerate()
+        .map(|(n, (i, log))| {
+            let graph = graphs.get(n.min(graphs.len().saturating_sub(1)));
+            let mut inputs = vec![i];
+            inputs.extend(graph.map(|(g, _)| *g));
+            Dataset { format: FormatId::Distbuild, inputs, model: distbuild::model(&log, graph.map(|(_, g)| g)) }
+        })
+        .collect();
     Analysis { inputs: infos, datasets }
 }

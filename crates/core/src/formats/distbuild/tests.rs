@@ -39,16 +39,16 @@ fn edge_log() {
 
 #[test]
 fn sniffer_needs_a_known_event_and_a_log_shape() {
-    let sniff = |text: &str, at_eof| match detect(SniffInput { head: text.as_bytes(), at_eof, name: "x" }) {
-        Detection::Found(f) => Some(f.id()),
-        Detection::NeedMore => None,
-        Detection::Unrecognised => Some(FormatId::Distbuild).filter(|_| false),
-    };
-    assert_eq!(sniff("1000 prepare_start  7\n", false), Some(FormatId::Distbuild));
-    assert_eq!(sniff("1000 prepare_st", false), None, "an incomplete first line needs more");
-    assert_eq!(sniff("{\"graph\": []}\n", true), None.filter(|_: &FormatId| false));
-    assert_eq!(sniff("5000 something_new X Y\n", false), None, "no known event yet");
-    assert_eq!(sniff("5000 something_new X Y\n", true), None.filter(|_: &FormatId| false));
+    use crate::formats::{Format, Sniff};
+    let sniff =
+        |text: &str, at_eof| super::DistbuildFormat.sniff(SniffInput { head: text.as_bytes(), at_eof, name: "x" });
+    assert_eq!(sniff("1000 prepare_start  7\n", false), Sniff::Yes);
+    assert_eq!(sniff("1000 prepare_st", false), Sniff::NeedMore, "an incomplete first line");
+    assert_eq!(sniff("1000 prepare_start  7", true), Sniff::Yes, "a last line without a newline");
+    assert_eq!(sniff("{\"graph\": []}\n", true), Sniff::No);
+    assert_eq!(sniff("5000 something_new X Y\n", false), Sniff::NeedMore, "no known event yet");
+    assert_eq!(sniff("5000 something_new X Y\n", true), Sniff::No);
+    assert_eq!(sniff("# ninja log v5\n", false), Sniff::No);
 }
 
 #[test]

@@ -1,0 +1,4 @@
+//! Analyses of a model: they read the [`crate::model::Model`] and nothing
+//! of any format's own structures.
+
+pub mod critical_path;
