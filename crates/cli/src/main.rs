@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use longpole_core::{reconcile, Ingest, Input, Summary};
+use longpole_core::{reconcile, report, Ingest, Input};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -22,11 +22,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Read logs (gzip, bzip2 and zstd are fine) and print what they hold.
+    /// Read logs (gzip, bzip2 and zstd are fine) and print the report: for a
+    /// distbuild log, ya's `--stat` report, the critical path and the blocking chain.
     Analyze {
-        /// The input files; a log and its companions (e.g. graph.json) together.
+        /// The input files; a log and its companions (e.g. graph.json) together,
+        /// in any order: each file's format is detected from its content.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// ya's build graph (graph.json) of a distbuild log; the same as giving it as a file.
+        #[arg(long)]
+        graph: Option<PathBuf>,
         /// Output as text or JSON.
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
@@ -62,12 +67,12 @@ fn read(path: &Path) -> Result<Input> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Analyze { files, format } => {
-            let inputs = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
-            let summary = Summary::of(&reconcile(inputs));
+        Command::Analyze { files, graph, format } => {
+            let inputs = files.iter().chain(&graph).map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+            let analysis = reconcile(inputs);
             match format {
-                OutputFormat::Text => print!("{}", summary.to_text()),
-                OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&summary)?),
+                OutputFormat::Text => print!("{}", report::analysis_text(&analysis)),
+                OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&report::analysis_json(&analysis))?),
             }
         }
         Command::Dump { files } => {

@@ -21,6 +21,7 @@ pub mod json_split;
 pub mod lines;
 pub mod model;
 pub mod reconcile;
+pub mod report;
 pub mod summary;
 
 #[cfg(test)]

@@ -74,6 +74,20 @@ pub enum Role {
     Setup,
 }
 
+/// What a producer says of a task beyond its times (ya's build-graph node:
+/// `node-type`, `kv.run_test_node`, `tags`, `platform`). Shared between tasks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TaskMeta {
+    /// The node's type (`test`, `download`...), if given.
+    pub node_type: Option<String>,
+    /// The node runs a test (ya's `kv.run_test_node`).
+    pub runs_test: bool,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// Platform.
+    pub platform: Option<String>,
+}
+
 /// One unit of work with its times.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Task {
@@ -96,6 +110,10 @@ pub struct Task {
     pub bytes: Option<u64>,
     /// For a transfer: the lane the data came from.
     pub origin: Option<LaneId>,
+    /// For a transfer: the uid of the task the data was delivered to.
+    pub target: Option<Arc<str>>,
+    /// What the producer says of the task beyond its times, if anything.
+    pub meta: Option<Arc<TaskMeta>>,
     /// The result came from a cache rather than being computed.
     pub cached: bool,
     /// The task failed.
@@ -273,6 +291,8 @@ mod tests {
             end,
             bytes: None,
             origin: None,
+            target: None,
+            meta: None,
             cached: false,
             failed: false,
         };

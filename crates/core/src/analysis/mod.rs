@@ -2,3 +2,4 @@
 //! of any format's own structures.
 
 pub mod critical_path;
+pub mod ya_stat;

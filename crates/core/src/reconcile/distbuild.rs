@@ -2,7 +2,7 @@
 
 use crate::formats::distbuild::Log;
 use crate::formats::ya_graph::BuildGraph;
-use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
+use crate::model::{Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -37,6 +37,8 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
                 end: ns(Some(p.end)),
                 bytes: None,
                 origin: None,
+                target: None,
+                meta: None,
                 cached: false,
                 failed: false,
             })
@@ -59,6 +61,8 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
                 end: ns(c.end),
                 bytes: Some(c.size),
                 origin,
+                target: Some(log.uids.shared(c.uid)),
+                meta: None,
                 cached: false,
                 failed: false,
             })
@@ -82,6 +86,15 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
             end: ns(r.end),
             bytes: r.size,
             origin: None,
+            target: None,
+            meta: node.map(|n| {
+                Arc::new(TaskMeta {
+                    node_type: n.node_type.clone(),
+                    runs_test: n.is_test,
+                    tags: n.tags.clone(),
+                    platform: n.platform.clone(),
+                })
+            }),
             cached: r.from_cache,
             failed: r.status.as_deref().is_some_and(|s| s != "OK"),
         });

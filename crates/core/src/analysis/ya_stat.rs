@@ -1,0 +1,303 @@
+//! The numbers of ya's build statistics (`ya make --stat`), from the model.
+//!
+//! Each section follows ya's `devtools/ya/build/stat/statistics.py`: which
+//! tasks count, the sort keys and the tie-breaking (Python's stable sorts),
+//! so that the report reads as ya's does. The text itself is written by
+//! [`crate::report`].
+
+use super::critical_path::Path;
+use crate::model::{Model, Nanos, Role, TaskId};
+
+/// How many tasks ya lists in "longest" and "biggest copies".
+pub const TOP: usize = 10;
+
+/// ya's cache line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// All run tasks, timed or not.
+    pub run_tasks: u64,
+    /// Results from the local cache (prepare tasks `get from local cache`).
+    pub local: u64,
+    /// Results from the dist cache (prepare tasks `get from dist cache`).
+    pub dist: u64,
+    /// Run tasks that really ran: not from cache, with a non-zero duration.
+    pub not_cached: u64,
+    /// Of those, the ones that run tests.
+    pub tests: u64,
+    /// Failed run tasks.
+    pub failed: u64,
+}
+
+impl CacheStats {
+    /// Results from any cache.
+    pub fn cached(&self) -> u64 {
+        self.local + self.dist
+    }
+
+    /// Run tasks that did not have to run.
+    pub fn not_executed(&self) -> u64 {
+        self.run_tasks - self.not_cached
+    }
+
+    /// Not executed and not from a cache either.
+    pub fn avoided(&self) -> u64 {
+        self.not_executed().saturating_sub(self.cached())
+    }
+
+    /// `part` as a percentage of all run tasks (0 when there are none).
+    pub fn percent(&self, part: u64) -> f64 {
+        if self.run_tasks > 0 {
+            100.0 * part as f64 / self.run_tasks as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Total time of one task type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeTotal {
+    /// The type (`CC`, `Copy`, `prepare:resources`).
+    pub kind: String,
+    /// The colour of the last task of the type.
+    pub color: Option<String>,
+    /// Sum of durations.
+    pub total: Nanos,
+    /// Number of tasks.
+    pub count: u64,
+}
+
+/// Wall time by what was running (ya's `execution_stages_msec`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StageTimes {
+    /// Only tests ran.
+    pub tests_only: Nanos,
+    /// Tests ran with other tasks.
+    pub tests_with_other: Nanos,
+    /// Only build tasks ran.
+    pub build_only: Nanos,
+    /// Build tasks ran with downloads or service tasks.
+    pub build_with_other: Nanos,
+    /// Only downloads ran.
+    pub download_only: Nanos,
+    /// Downloads ran with service tasks.
+    pub download_with_other: Nanos,
+    /// Only service tasks (prepare, copy) ran.
+    pub service_only: Nanos,
+}
+
+/// Failed, test and total run time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Run time of failed tasks.
+    pub failed: Nanos,
+    /// Run time of test tasks.
+    pub tests: Nanos,
+    /// Run time of all run tasks.
+    pub run: Nanos,
+}
+
+/// Everything ya's report holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YaStat {
+    /// The cache line.
+    pub cache: CacheStats,
+    /// The longest tasks, longest first (at most [`TOP`]).
+    pub longest: Vec<TaskId>,
+    /// The biggest copies, biggest first (at most [`TOP`]).
+    pub biggest_copies: Vec<TaskId>,
+    /// Time by type, largest first.
+    pub by_type: Vec<TypeTotal>,
+    /// Wall time by stage.
+    pub stages: StageTimes,
+    /// From the first start to the last end of the tasks with a duration.
+    pub task_execution: Nanos,
+    /// Failed, test and run time.
+    pub totals: Totals,
+}
+
+/// ya's type of a task: the kind, with `-CACHED` for a cached run task when `cached_mark`.
+pub fn type_name(model: &Model, id: TaskId, cached_mark: bool) -> String {
+    let t = model.task(id);
+    let kind = &model.kinds()[t.kind.index()].name;
+    if cached_mark && t.cached && t.role == Role::Work {
+        format!("{kind}-CACHED")
+    } else {
+        kind.clone()
+    }
+}
+
+fn node_type(model: &Model, id: TaskId) -> Option<&str> {
+    model.task(id).meta.as_ref().and_then(|m| m.node_type.as_deref())
+}
+
+/// Which of ya's stage counters a task feeds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Test,
+    Build,
+    Download,
+    Service,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TestsOnly,
+    TestsWithOther,
+    BuildOnly,
+    BuildWithOther,
+    DownloadOnly,
+    DownloadWithOther,
+    ServiceOnly,
+    Idle,
+}
+
+fn classify(model: &Model, id: TaskId) -> Class {
+    if model.task(id).role == Role::Work {
+        match node_type(model, id) {
+            Some("test") => Class::Test,
+            Some("download") => Class::Download,
+            _ => Class::Build,
+        }
+    } else if type_name(model, id, false).contains("from dist cache") {
+        Class::Download
+    } else {
+        Class::Service
+    }
+}
+
+/// ya's `_transform_timeline`: a sweep over the task intervals.
+fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
+    let mut events: Vec<(Nanos, Class, i64)> = Vec::with_capacity(tasks.len() * 2);
+    for &id in tasks {
+        let t = model.task(id);
+        let class = classify(model, id);
+        events.push((t.start.unwrap_or(0), class, 1));
+        events.push((t.end.unwrap_or(0), class, -1));
+    }
+    events.sort_by_key(|e| e.0);
+    let mut count = [0i64; 4];
+    let idx = |c: Class| c as usize;
+    let mut totals = [0 as Nanos; 8];
+    let mut current: Option<(Stage, Nanos)> = None;
+    let mut i = 0;
+    while i < events.len() {
+        let t = events[i].0;
+        while i < events.len() && events[i].0 == t {
+            count[idx(events[i].1)] += events[i].2;
+            i += 1;
+        }
+        let (tests, build, download, service) = (count[0], count[1], count[2], count[3]);
+        let stage = if tests > 0 && build == 0 && download == 0 && service == 0 {
+            Stage::TestsOnly
+        } else if tests > 0 {
+            Stage::TestsWithOther
+        } else if build > 0 && download == 0 && service == 0 {
+            Stage::BuildOnly
+        } else if build > 0 {
+            Stage::BuildWithOther
+        } else if download > 0 && service == 0 {
+            Stage::DownloadOnly
+        } else if download > 0 {
+            Stage::DownloadWithOther
+        } else if service > 0 {
+            Stage::ServiceOnly
+        } else {
+            Stage::Idle
+        };
+        match current {
+            Some((s, _)) if s == stage => {}
+            Some((s, since)) => {
+                totals[s as usize] += t - since;
+                current = Some((stage, t));
+            }
+            None => current = Some((stage, t)),
+        }
+    }
+    StageTimes {
+        tests_only: totals[Stage::TestsOnly as usize],
+        tests_with_other: totals[Stage::TestsWithOther as usize],
+        build_only: totals[Stage::BuildOnly as usize],
+        build_with_other: totals[Stage::BuildWithOther as usize],
+        download_only: totals[Stage::DownloadOnly as usize],
+        download_with_other: totals[Stage::DownloadWithOther as usize],
+        service_only: totals[Stage::ServiceOnly as usize],
+    }
+}
+
+/// Computes ya's statistics of a model.
+pub fn ya_stat(model: &Model) -> YaStat {
+    let ids = || (0..model.tasks().len() as u32).map(TaskId);
+    let runs: Vec<TaskId> = ids().filter(|&i| model.task(i).role == Role::Work).collect();
+    let count_setup = |kind: &str| {
+        ids().filter(|&i| model.task(i).role == Role::Setup && type_name(model, i, false) == kind).count() as u64
+    };
+    let not_cached: Vec<TaskId> = runs
+        .iter()
+        .copied()
+        .filter(|&i| !model.task(i).cached && model.task(i).duration().is_some_and(|d| d != 0))
+        .collect();
+    let cache = CacheStats {
+        run_tasks: runs.len() as u64,
+        local: count_setup("prepare:get from local cache"),
+        dist: count_setup("prepare:get from dist cache"),
+        not_cached: not_cached.len() as u64,
+        tests: not_cached.iter().filter(|&&i| model.task(i).meta.as_ref().is_some_and(|m| m.runs_test)).count() as u64,
+        failed: runs.iter().filter(|&&i| model.task(i).failed).count() as u64,
+    };
+
+    // ya's `tasks`: every task with a duration, in model order, stably sorted by (start, end).
+    let mut timed: Vec<TaskId> = ids().filter(|&i| model.task(i).duration().is_some()).collect();
+    timed.sort_by_key(|&i| (model.task(i).start, model.task(i).end));
+    let dur = |i: TaskId| model.task(i).duration().unwrap_or(0);
+
+    let mut longest = timed.clone();
+    longest.sort_by_key(|&i| std::cmp::Reverse(dur(i)));
+    longest.truncate(TOP);
+
+    let mut biggest_copies: Vec<TaskId> =
+        ids().filter(|&i| model.task(i).role == Role::Transfer && model.task(i).duration().is_some()).collect();
+    biggest_copies.sort_by_key(|&i| std::cmp::Reverse(model.task(i).bytes.unwrap_or(0)));
+    biggest_copies.truncate(TOP);
+
+    let positive: Vec<TaskId> = timed.iter().copied().filter(|&i| dur(i) > 0).collect();
+    let mut by_type: Vec<TypeTotal> = Vec::new();
+    for &i in &positive {
+        let kind = type_name(model, i, false);
+        let color = model.kinds()[model.task(i).kind.index()].color.clone();
+        match by_type.iter_mut().find(|t| t.kind == kind) {
+            Some(t) => {
+                t.total += dur(i);
+                t.count += 1;
+                t.color = color;
+            }
+            None => by_type.push(TypeTotal { kind, color, total: dur(i), count: 1 }),
+        }
+    }
+    by_type.sort_by_key(|t| std::cmp::Reverse(t.total));
+
+    let task_execution = match (
+        positive.iter().filter_map(|&i| model.task(i).start).min(),
+        positive.iter().filter_map(|&i| model.task(i).end).max(),
+    ) {
+        (Some(a), Some(b)) => b - a,
+        _ => 0,
+    };
+
+    let mut totals = Totals::default();
+    for &i in runs.iter().filter(|&&i| model.task(i).duration().is_some()) {
+        totals.run += dur(i);
+        if model.task(i).failed {
+            totals.failed += dur(i);
+        }
+        if node_type(model, i) == Some("test") {
+            totals.tests += dur(i);
+        }
+    }
+    YaStat { cache, longest, biggest_copies, by_type, stages: stages(model, &positive), task_execution, totals }
+}
+
+/// The sum of the durations of a path's tasks (ya's "time elapsed by graph").
+pub fn path_time(model: &Model, path: &Path) -> Nanos {
+    path.tasks.iter().map(|&t| model.task(t).duration().unwrap_or(0)).sum()
+}

@@ -1,0 +1,372 @@
+//! ya's `--stat` report of a distbuild model, as text and as JSON, with
+//! longpole's blocking chain and where it parts from ya's path.
+
+use super::{python_str_repr, Ms};
+use crate::analysis::critical_path::{blocking_chain, divergences, ya_path, Cycle, Divergence, Path, Step};
+use crate::analysis::ya_stat::{path_time, type_name, ya_stat, YaStat};
+use crate::model::{Model, Nanos, Role, TaskId};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+/// Everything computed for one distbuild dataset.
+pub struct DistbuildReport<'a> {
+    model: &'a Model,
+    /// ya's critical path.
+    pub ya: Path,
+    /// Cycles cut to compute it.
+    pub cycles: Vec<Cycle>,
+    /// The blocking chain.
+    pub blocking: Path,
+    /// Its steps with their idle gaps.
+    pub steps: Vec<Step>,
+    /// Where the two differ.
+    pub divergences: Vec<Divergence>,
+    /// ya's statistics.
+    pub stat: YaStat,
+}
+
+impl<'a> DistbuildReport<'a> {
+    /// Computes the report of `model`.
+    pub fn new(model: &'a Model) -> Self {
+        let (ya, cycles) = ya_path(model);
+        let (blocking, steps) = blocking_chain(model);
+        let divergences = divergences(&ya, &blocking);
+        DistbuildReport { model, stat: ya_stat(model), ya, cycles, blocking, steps, divergences }
+    }
+
+    fn lane(&self, id: TaskId) -> &str {
+        &self.model.lanes()[self.model.task(id).lane.index()].name
+    }
+
+    /// ya's plain `colored_name` of a task.
+    pub fn name(&self, id: TaskId) -> String {
+        let t = self.model.task(id);
+        match t.role {
+            Role::Work => {
+                let mut tags = vec![t.uid.to_string()];
+                if let Some(m) = &t.meta {
+                    tags.extend(m.tags.iter().cloned());
+                }
+                let host = self.lane(id);
+                if host != "local" {
+                    tags.push(host.to_owned());
+                }
+                format!(
+                    "[{}] [{}]: {}",
+                    type_name(self.model, id, true),
+                    tags.join(" "),
+                    t.name.as_deref().unwrap_or(&t.uid)
+                )
+            }
+            Role::Setup => format!("[{}] {}", type_name(self.model, id, false), self.lane(id)),
+            Role::Transfer => {
+                let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
+                let original = producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p));
+                let origin = t.origin.map_or("None", |o| self.model.lanes()[o.index()].name.as_str());
+                format!(
+                    "[Copy] (size: {} bytes): copy({origin} -> {}) result of ({},)",
+                    t.bytes.unwrap_or(0),
+                    self.lane(id),
+                    python_str_repr(&original)
+                )
+            }
+        }
+    }
+
+    fn dur(&self, id: TaskId) -> Nanos {
+        self.model.task(id).duration().unwrap_or(0)
+    }
+
+    fn time(&self, t: Option<Nanos>) -> String {
+        t.map_or_else(|| "None".to_owned(), |t| Ms(t).to_string())
+    }
+
+    /// The report as ya prints it, then the blocking chain and the differences.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let c = &self.stat.cache;
+        let _ = writeln!(
+            out,
+            "Cache efficiency ratio is {:.02}% ({} of {}). Local: {} ({:.02}%), dist: {} ({:.02}%), by dynamic uids: 0 (0.00%), avoided: {} ({:.02}%)",
+            c.percent(c.not_executed()),
+            c.not_executed(),
+            c.run_tasks,
+            c.local,
+            c.percent(c.local),
+            c.dist,
+            c.percent(c.dist),
+            c.avoided(),
+            c.percent(c.avoided())
+        );
+        out.push('\n');
+        self.critical_path_text(&mut out);
+        self.longest_text(&mut out);
+        self.copies_text(&mut out);
+        self.by_type_text(&mut out);
+        let t = &self.stat.totals;
+        let pct = |part: Nanos| if t.run == 0 { 100.0 } else { 100.0 * part as f64 / t.run as f64 };
+        out.push('\n');
+        out.push_str("Total tasks times:\n");
+        let _ = writeln!(out, "Total failed tasks time - {} ms ({:.2}%)", Ms(t.failed).rounded(), pct(t.failed));
+        let _ = writeln!(out, "Total tests tasks time - {} ms ({:.2}%)", Ms(t.tests).rounded(), pct(t.tests));
+        let _ = writeln!(out, "Total run tasks time - {} ms", Ms(t.run).rounded());
+        self.blocking_text(&mut out);
+        out
+    }
+
+    fn critical_path_text(&self, out: &mut String) {
+        let graph_time = path_time(self.model, &self.ya);
+        let (Some(wall), false) = (self.model.wall(), self.ya.tasks.is_empty() || graph_time == 0) else {
+            out.push_str("Critical path is empty.\n");
+            return;
+        };
+        out.push_str("Critical path:\n");
+        let width = self.ya.tasks.iter().map(|&t| Ms(self.dur(t)).to_string().len()).max().unwrap_or(1);
+        let t0 = self.model.task(self.ya.tasks[0]).start.unwrap_or(0);
+        for &id in &self.ya.tasks {
+            let t = self.model.task(id);
+            let rel = |x: Option<Nanos>| self.time(x.map(|x| x - t0));
+            let _ = writeln!(
+                out,
+                "[{:>width$} ms] {} [started: {} ({}), finished: {} ({})]",
+                Ms(self.dur(id)).to_string(),
+                self.name(id),
+                rel(t.start),
+                self.time(t.start),
+                rel(t.end),
+                self.time(t.end)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "Time from start: {} ms, time elapsed by graph {} ms, time diff {} ms.",
+            Ms(wall),
+            Ms(graph_time),
+            Ms(wall - graph_time)
+        );
+        for cycle in &self.cycles {
+            let names: Vec<String> = cycle.tasks.iter().map(|&t| self.name(t)).collect();
+            let _ = writeln!(out, "(a dependency cycle was cut to compute it: {})", names.join(" -> "));
+        }
+        out.push('\n');
+    }
+
+    fn longest_text(&self, out: &mut String) {
+        if self.stat.longest.is_empty() {
+            return;
+        }
+        let width = self
+            .model
+            .tasks()
+            .iter()
+            .filter_map(|t| t.duration())
+            .filter(|&d| d > 0)
+            .map(|d| Ms(d).to_string().len())
+            .max()
+            .unwrap_or(1);
+        let _ = writeln!(out, "The longest {} tasks:", self.stat.longest.len());
+        for &id in &self.stat.longest {
+            let t = self.model.task(id);
+            let _ = writeln!(
+                out,
+                "[{:>width$} ms] {} [started: {}, finished: {}]",
+                Ms(self.dur(id)).to_string(),
+                self.name(id),
+                self.time(t.start),
+                self.time(t.end)
+            );
+        }
+        out.push('\n');
+    }
+
+    fn copies_text(&self, out: &mut String) {
+        if self.stat.biggest_copies.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "The {} biggest copy tasks:", self.stat.biggest_copies.len());
+        for &id in &self.stat.biggest_copies {
+            let t = self.model.task(id);
+            let _ = writeln!(
+                out,
+                "[{} ms] {} [started: {}, finished: {}]",
+                Ms(self.dur(id)),
+                self.name(id),
+                self.time(t.start),
+                self.time(t.end)
+            );
+        }
+        out.push('\n');
+    }
+
+    fn by_type_text(&self, out: &mut String) {
+        if self.stat.by_type.is_empty() {
+            return;
+        }
+        let width = self.stat.by_type.iter().map(|t| Ms(t.total).to_string().len()).max().unwrap_or(1);
+        out.push_str("Total time by type:\n");
+        for t in &self.stat.by_type {
+            let ave = t.total as f64 / 1e6 / t.count as f64;
+            let _ = writeln!(
+                out,
+                "[{:>width$} ms] [{}] [count: {}, ave time {ave:.02} msec]",
+                Ms(t.total).to_string(),
+                t.kind,
+                t.count
+            );
+        }
+    }
+
+    fn blocking_text(&self, out: &mut String) {
+        out.push('\n');
+        if self.steps.is_empty() {
+            out.push_str("Blocking chain is empty.\n");
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "Blocking chain (from the task that finished last, back through what each step waited for): {} ms from its first start to its last end, {} ms of it idle:",
+            Ms(self.blocking.total),
+            Ms(self.steps.iter().map(|s| s.gap.max(0)).sum())
+        );
+        let width = self.steps.iter().map(|s| Ms(self.dur(s.task)).to_string().len()).max().unwrap_or(1);
+        for s in &self.steps {
+            let t = self.model.task(s.task);
+            let wait = if s.gap != 0 { format!(" after waiting {} ms", Ms(s.gap)) } else { String::new() };
+            let _ = writeln!(
+                out,
+                "[{:>width$} ms] {} [started: {}, finished: {}]{wait}",
+                Ms(self.dur(s.task)).to_string(),
+                self.name(s.task),
+                self.time(t.start),
+                self.time(t.end)
+            );
+        }
+        if self.divergences.is_empty() && self.ya.tasks == self.blocking.tasks {
+            out.push_str("It is the same as the critical path.\n");
+            return;
+        }
+        out.push_str("Where it differs from the critical path:\n");
+        if self.ya.tasks.last() != self.blocking.tasks.last() {
+            let (y, b) = (self.ya.tasks.last(), self.blocking.tasks.last());
+            let _ = writeln!(
+                out,
+                "- they end at different tasks: the critical path at {} (the largest sum of durations), the blocking chain at {} (the last to finish).",
+                y.map_or("nothing".into(), |&t| self.name(t)),
+                b.map_or("nothing".into(), |&t| self.name(t))
+            );
+        }
+        for d in &self.divergences {
+            let task = self.model.task(d.task);
+            let end = |x: Option<TaskId>| x.and_then(|x| self.model.task(x).end);
+            let waited = match (task.start, end(d.blocking)) {
+                (Some(s), Some(e)) => {
+                    format!(", which ended at {} and after which it waited {} ms", self.time(Some(e)), Ms(s - e))
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "- at {}: the critical path goes on to {} (larger sum of durations), the blocking chain to {}{waited}.",
+                self.name(d.task),
+                d.ya.map_or("nothing".into(), |t| self.name(t)),
+                d.blocking.map_or("nothing".into(), |t| self.name(t)),
+            );
+        }
+    }
+
+    /// One task in the CLI's JSON shape.
+    pub fn task_json(&self, id: TaskId) -> Value {
+        let t = self.model.task(id);
+        let (start, end) = (t.start.map(|x| Ms(x).json()), t.end.map(|x| Ms(x).json()));
+        match t.role {
+            Role::Work => {
+                json!({"kind": "run", "uid": &*t.uid, "host": self.lane(id), "start_ms": start, "end_ms": end})
+            }
+            Role::Transfer => json!({
+                "kind": "copy", "uid": &*t.uid, "consumer": t.target.as_deref(), "host": self.lane(id),
+                "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
+            }),
+            Role::Setup => json!({
+                "kind": "prepare", "type": &*t.uid, "host": self.lane(id), "start_ms": start, "end_ms": end,
+            }),
+        }
+    }
+
+    /// ya's `as_json` of a task.
+    fn ya_json(&self, id: TaskId) -> Value {
+        let t = self.model.task(id);
+        let (elapsed, start, end) =
+            (t.duration().map(|x| Ms(x).json()), t.start.map(|x| Ms(x).json()), t.end.map(|x| Ms(x).json()));
+        match t.role {
+            Role::Work => json!({
+                "type": type_name(self.model, id, true), "elapsed": elapsed, "start_ts": start, "end_ts": end,
+                "text": t.name.as_deref(), "platform": t.meta.as_ref().and_then(|m| m.platform.as_deref()),
+                "tags": t.meta.as_ref().map(|m| &m.tags), "host": self.lane(id), "uid": &*t.uid,
+            }),
+            Role::Transfer => {
+                let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
+                json!({
+                    "text": producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p)), "elapsed": elapsed,
+                    "start_ts": start, "end_ts": end, "to_host": self.lane(id),
+                    "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": &*t.uid,
+                })
+            }
+            Role::Setup => json!({
+                "elapsed": elapsed, "start_ts": start, "end_ts": end, "type": type_name(self.model, id, false), "host": self.lane(id),
+            }),
+        }
+    }
+
+    /// The dataset's part of `longpole analyze --format json`.
+    pub fn json(&self) -> Value {
+        let count = |r: Role| self.model.tasks().iter().filter(|t| t.role == r).count();
+        let c = &self.stat.cache;
+        let s = &self.stat.stages;
+        let chain: Vec<Value> = self
+            .steps
+            .iter()
+            .map(|s| {
+                let mut v = self.task_json(s.task);
+                v["gap_ms"] = Ms(s.gap).json();
+                v
+            })
+            .collect();
+        json!({
+            "format": "distbuild",
+            "wall_ms": self.model.wall().map(|w| Ms(w).json()),
+            "tasks": {"run": count(Role::Work), "copy": count(Role::Transfer), "prepare": count(Role::Setup)},
+            "critical_path": {
+                "total_ms": Ms(self.ya.total).json(),
+                "tasks": self.ya.tasks.iter().map(|&t| self.task_json(t)).collect::<Vec<_>>(),
+            },
+            "blocking_chain": {"total_ms": Ms(self.blocking.total).json(), "tasks": chain},
+            "differences": self.divergences.iter().map(|d| json!({
+                "at": self.task_json(d.task),
+                "critical_path_dep": d.ya.map(|t| self.task_json(t)),
+                "blocking_chain_dep": d.blocking.map(|t| self.task_json(t)),
+            })).collect::<Vec<_>>(),
+            "cycles": self.cycles.iter().map(|c| c.tasks.iter().map(|&t| self.task_json(t)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "report": {
+                "cache_hit": {
+                    "cache_efficiency": c.percent(c.not_executed()), "run_tasks": c.run_tasks, "not_executed": c.not_executed(),
+                    "local": c.local, "dist": c.dist, "dyn_cached_tasks": 0, "avoided_tasks": c.avoided(),
+                    "not_cached_tasks": c.not_cached, "tests_tasks": c.tests, "failed_tasks": c.failed,
+                },
+                "critical_path": self.ya.tasks.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
+                "critical_path_time": {"time_from_start_ms": self.model.wall().map(|w| Ms(w).json()), "elapsed_by_graph_ms": Ms(path_time(self.model, &self.ya)).json()},
+                "longest_tasks": self.stat.longest.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
+                "biggest_tasks": self.stat.biggest_copies.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
+                "summary_times": self.stat.by_type.iter().map(|t| (t.kind.clone(), Ms(t.total).json())).collect::<serde_json::Map<_, _>>(),
+                "type_counts": self.stat.by_type.iter().map(|t| (t.kind.clone(), json!(t.count))).collect::<serde_json::Map<_, _>>(),
+                "task_execution_msec": Ms(self.stat.task_execution).json(),
+                "execution_stages_msec": {
+                    "tests_only": Ms(s.tests_only).json(), "tests_with_other": Ms(s.tests_with_other).json(),
+                    "build_only": Ms(s.build_only).json(), "build_with_other": Ms(s.build_with_other).json(),
+                    "download_only": Ms(s.download_only).json(), "download_with_other": Ms(s.download_with_other).json(),
+                    "service_only": Ms(s.service_only).json(),
+                },
+                "total_times_ms": {"failed": Ms(self.stat.totals.failed).json(), "tests": Ms(self.stat.totals.tests).json(), "run": Ms(self.stat.totals.run).json()},
+            },
+        })
+    }
+}

@@ -1,0 +1,143 @@
+//! What `longpole analyze` prints, as text and as JSON: per input its
+//! format and diagnostics, per dataset its format's report.
+
+mod distbuild;
+
+pub use distbuild::DistbuildReport;
+
+use crate::diagnostics::Position;
+use crate::formats::FormatId;
+use crate::model::{Nanos, NANOS_PER_MS};
+use crate::reconcile::Analysis;
+use crate::summary::Summary;
+use serde_json::{json, Value};
+use std::fmt;
+
+/// Nanoseconds shown as milliseconds: exact, as an integer when whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ms(pub Nanos);
+
+impl Ms {
+    /// As a JSON number: an integer when whole, else a float.
+    pub fn json(self) -> Value {
+        if self.0 % NANOS_PER_MS == 0 {
+            json!(self.0 / NANOS_PER_MS)
+        } else {
+            json!(self.0 as f64 / NANOS_PER_MS as f64)
+        }
+    }
+
+    /// Rounded to whole milliseconds (Python's `{:.0f}`).
+    pub fn rounded(self) -> String {
+        format!("{:.0}", self.0 as f64 / NANOS_PER_MS as f64)
+    }
+}
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::dump::ms(self.0))
+    }
+}
+
+/// Python's `repr()` of a string.
+pub fn python_str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Every diagnostic of every input, in the JSON shape shared by all formats.
+fn diagnostics_json(summary: &Summary) -> Vec<Value> {
+    let mut out = Vec::new();
+    for i in &summary.inputs {
+        for d in &i.diagnostics.list {
+            let mut v = json!({"input": i.name, "severity": d.severity, "code": d.code, "message": d.message});
+            match d.position {
+                Position::Line(n) => v["line"] = json!(n),
+                Position::Byte(n) => v["offset"] = json!(n),
+                Position::Whole => {}
+            }
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// `longpole analyze --format json`: the first dataset's report at the top
+/// level (with the others under `datasets`), the inputs, every diagnostic.
+pub fn analysis_json(analysis: &Analysis) -> Value {
+    let summary = Summary::of(analysis);
+    let mut reports: Vec<Value> = analysis
+        .datasets
+        .iter()
+        .map(|d| match d.format {
+            FormatId::Distbuild | FormatId::YaGraph => DistbuildReport::new(&d.model).json(),
+        })
+        .collect();
+    let mut top = if reports.is_empty() {
+        json!({"format": summary.inputs.first().map(|i| i.format.name())})
+    } else {
+        reports.remove(0)
+    };
+    if !reports.is_empty() {
+        top["datasets"] = Value::Array(reports);
+    }
+    top["inputs"] = json!(summary
+        .inputs
+        .iter()
+        .map(|i| json!({
+            "name": i.name, "format": i.format, "compression": i.compression, "bytes": i.bytes,
+            "decompressed_bytes": i.decompressed_bytes, "lines": i.lines, "events": i.events,
+            "diagnostic_counts": i.diagnostics.counts,
+        }))
+        .collect::<Vec<_>>());
+    top["diagnostics"] = Value::Array(diagnostics_json(&summary));
+    top
+}
+
+/// `longpole analyze --format text`: the summary, then each dataset's report.
+pub fn analysis_text(analysis: &Analysis) -> String {
+    let mut out = Summary::of(analysis).to_text();
+    for d in &analysis.datasets {
+        out.push('\n');
+        match d.format {
+            FormatId::Distbuild | FormatId::YaGraph => out.push_str(&DistbuildReport::new(&d.model).text()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_repr_of_strings() {
+        assert_eq!(python_str_repr("[CC] [A host1]: a.cpp"), "'[CC] [A host1]: a.cpp'");
+        assert_eq!(python_str_repr("it's"), "\"it's\"");
+        assert_eq!(python_str_repr("a'b\"c\n"), "'a\\'b\"c\\n'");
+    }
+
+    #[test]
+    fn milliseconds() {
+        assert_eq!(Ms(1_500_000_000).json(), json!(1500));
+        assert_eq!(Ms(1_500_000).to_string(), "1.5");
+        assert_eq!(Ms(2_500_000).rounded(), "2");
+    }
+}
