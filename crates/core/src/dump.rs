@@ -25,6 +25,7 @@ fn role(r: Role) -> &'static str {
         Role::Work => "work",
         Role::Transfer => "transfer",
         Role::Setup => "setup",
+        Role::Phase => "phase",
     }
 }
 

@@ -72,6 +72,8 @@ pub enum Role {
     Transfer,
     /// Getting a lane ready before work (a distbuild prepare phase).
     Setup,
+    /// A phase of the whole run (a build stage): shown, but no task waits for it.
+    Phase,
 }
 
 /// What a producer says of a task beyond its times (ya's build-graph node:

@@ -53,3 +53,20 @@ fn simulated_build_report() {
     let (text, _) = reports(&log, &graph_json);
     insta::assert_snapshot!("simulated_text", text);
 }
+
+#[test]
+fn a_dependency_cycle_is_a_diagnostic_and_the_path_is_still_computed() {
+    let log = b"1000 prepare_start  7\n1100 resources_prepared  7\n1200 deploy A 7 1\n1300 started A h1\n1400 finished A h1 OK 1\n1500 started B h1\n1700 finished B h1 OK 1\n";
+    let graph = br#"{"graph": [{"uid": "A", "deps": ["B"], "kv": {"p": "CC"}}, {"uid": "B", "deps": ["A"], "kv": {"p": "LD"}}]}"#;
+    let inputs = vec![read_bytes("c.log", log, 5).unwrap(), read_bytes("graph.json", graph, 5).unwrap()];
+    let analysis = longpole_core::reconcile(inputs);
+    let d = &analysis.inputs[0].diagnostics;
+    assert_eq!(d.count_of("graph.cycle"), 1);
+    assert!(d.kept().iter().any(|d| d.message.starts_with("dependency cycle through 2 tasks (")));
+    let json = analysis_json(&analysis);
+    assert_eq!(
+        json["critical_path"]["total_ms"], 400,
+        "B (200 ms) after A (100 ms) after the prepare task (100 ms), the closing edge cut"
+    );
+    assert!(analysis_text(&analysis).contains("(a dependency cycle was cut to compute it: "));
+}

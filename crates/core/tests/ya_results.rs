@@ -19,6 +19,7 @@ fn class(role: Role) -> &'static str {
         Role::Work => "RunTask",
         Role::Transfer => "CopyTask",
         Role::Setup => "PrepareTask",
+        Role::Phase => "Stage",
     }
 }
 

@@ -506,3 +506,26 @@ pub fn simulate(cfg: &Config, nodes: &[Node], log: &mut impl Write) -> io::Resul
     out.flush(i64::MAX)?;
     Ok(out.truth)
 }
+
+/// Writes the same build as ya's local event log (evlog JSON lines): one
+/// `worker_threads`/`node-finished` per node that ran (on a thread named
+/// after its host), and a `stages`/`stage-finished` for the whole build.
+pub fn write_evlog(nodes: &[Node], truth: &Truth, out: &mut impl Write) -> io::Result<()> {
+    let s = |ms: i64| ms as f64 / 1000.0;
+    for (node, run) in nodes.iter().zip(&truth.runs) {
+        let tag = if run.cached { format!("restore[{}]", node.kind.p) } else { node.kind.p.to_owned() };
+        let line = serde_json::json!({
+            "timestamp": s(run.end), "thread_name": run.host, "namespace": "worker_threads", "event": "node-finished",
+            "value": {"name": format!("Run({})", node.uid), "time": [s(run.start), s(run.end)], "tag": tag},
+        });
+        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(b"\n")?;
+    }
+    let (first, last) = truth.window;
+    let stage = serde_json::json!({
+        "timestamp": s(last), "thread_name": "main", "namespace": "stages", "event": "stage-finished",
+        "value": {"name": "build", "time": [s(first), s(last)]},
+    });
+    serde_json::to_writer(&mut *out, &stage)?;
+    out.write_all(b"\n")
+}

@@ -9,7 +9,7 @@
 //! without a duration take no part. Gaps between tasks are not counted.
 //!
 //! **The blocking chain.** What the run really waited for: start at the task
-//! that finished last, step to the dependency that became available last
+//! that finished last (phases aside), step to the dependency that became available last
 //! (the latest end; the first in order on a tie), and repeat, noting each
 //! idle gap between a dependency's end and its dependant's start.
 

@@ -2,4 +2,5 @@
 //! of any format's own structures.
 
 pub mod critical_path;
+pub mod graph;
 pub mod ya_stat;

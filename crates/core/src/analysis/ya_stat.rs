@@ -247,7 +247,8 @@ pub fn ya_stat(model: &Model) -> YaStat {
     };
 
     // ya's `tasks`: every task with a duration, in model order, stably sorted by (start, end).
-    let mut timed: Vec<TaskId> = ids().filter(|&i| model.task(i).duration().is_some()).collect();
+    let mut timed: Vec<TaskId> =
+        ids().filter(|&i| model.task(i).role != Role::Phase && model.task(i).duration().is_some()).collect();
     timed.sort_by_key(|&i| (model.task(i).start, model.task(i).end));
     let dur = |i: TaskId| model.task(i).duration().unwrap_or(0);
 

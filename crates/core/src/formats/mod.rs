@@ -6,6 +6,7 @@
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
 pub mod distbuild;
+pub mod ya_evlog;
 pub mod ya_graph;
 
 use crate::diagnostics::Diagnostics;
@@ -20,6 +21,8 @@ pub enum FormatId {
     Distbuild,
     /// ya's build graph (`graph.json`).
     YaGraph,
+    /// ya's local event log (evlog).
+    YaEvlog,
 }
 
 impl FormatId {
@@ -28,6 +31,7 @@ impl FormatId {
         match self {
             FormatId::Distbuild => "distbuild",
             FormatId::YaGraph => "ya-graph",
+            FormatId::YaEvlog => "ya-evlog",
         }
     }
 
@@ -36,6 +40,7 @@ impl FormatId {
         match self {
             FormatId::Distbuild => "distbuild execution log",
             FormatId::YaGraph => "ya build graph",
+            FormatId::YaEvlog => "ya event log",
         }
     }
 }
@@ -81,6 +86,8 @@ pub enum Parsed {
     Distbuild(distbuild::Log),
     /// A ya build graph.
     YaGraph(ya_graph::BuildGraph),
+    /// A ya event log.
+    YaEvlog(ya_evlog::Evlog),
 }
 
 /// One input format.
@@ -104,7 +111,8 @@ pub trait FormatReader {
 }
 
 /// Every format, in detection priority order.
-pub static REGISTRY: &[&dyn Format] = &[&distbuild::DistbuildFormat, &ya_graph::YaGraphFormat];
+pub static REGISTRY: &[&dyn Format] =
+    &[&distbuild::DistbuildFormat, &ya_graph::YaGraphFormat, &ya_evlog::YaEvlogFormat];
 
 /// The outcome of running every sniffer over a head.
 pub enum Detection {

@@ -6,11 +6,38 @@
 //! distributed query) and turned into the common [`Model`].
 
 mod distbuild;
+mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
 use crate::formats::{FormatId, Parsed};
 use crate::ingest::{Input, InputInfo};
 use crate::model::Model;
+
+/// Reports each dependency cycle of a model (ya stops at the first with
+/// "cyclic dependency detected"; the critical path here cuts the edge that
+/// closes it).
+fn report_cycles(model: &Model, diags: &mut crate::diagnostics::Diagnostics) {
+    for cycle in crate::analysis::graph::cycles(model) {
+        let names: Vec<&str> = cycle.iter().take(8).map(|&t| &*model.task(t).uid).collect();
+        let more = if cycle.len() > 8 { format!(" and {} more", cycle.len() - 8) } else { String::new() };
+        diags.report(
+            Severity::Error,
+            "graph.cycle",
+            Position::Whole,
+            format!(
+                "dependency cycle through {} tasks ({}{more}); ya stops here, longpole ignores the edge that closes it on the critical path",
+                cycle.len(),
+                names.join(", ")
+            ),
+        );
+    }
+}
+
+/// An input with times, that a build graph can join.
+enum Timed {
+    Distbuild(crate::formats::distbuild::Log),
+    Evlog(crate::formats::ya_evlog::Evlog),
+}
 
 /// One run, reconciled into a model.
 #[derive(Debug)]
@@ -44,7 +71,8 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut graphs = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
-            Parsed::Distbuild(log) => logs.push((i, log)),
+            Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
+            Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
             Parsed::YaGraph(graph) => graphs.push((i, graph)),
         }
         infos.push(info);
@@ -55,19 +83,28 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
                 Severity::Info,
                 "ya-graph.alone",
                 Position::Whole,
-                "a build graph has no times of its own: open it together with the distbuild log of the build",
+                "a build graph has no times of its own: open it together with the distbuild log or the evlog of the build",
             );
         }
     }
-    let datasets = logs
+    let datasets: Vec<Dataset> = logs
         .into_iter()
         .enumerate()
         .map(|(n, (i, log))| {
             let graph = graphs.get(n.min(graphs.len().saturating_sub(1)));
             let mut inputs = vec![i];
             inputs.extend(graph.map(|(g, _)| *g));
-            Dataset { format: FormatId::Distbuild, inputs, model: distbuild::model(&log, graph.map(|(_, g)| g)) }
+            let graph = graph.map(|(_, g)| g);
+            match log {
+                Timed::Distbuild(log) => {
+                    Dataset { format: FormatId::Distbuild, inputs, model: distbuild::model(&log, graph) }
+                }
+                Timed::Evlog(log) => Dataset { format: FormatId::YaEvlog, inputs, model: ya_evlog::model(&log, graph) },
+            }
         })
         .collect();
+    for d in &datasets {
+        report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);
+    }
     Analysis { inputs: infos, datasets }
 }

@@ -1,9 +1,9 @@
 //! What `longpole analyze` prints, as text and as JSON: per input its
 //! format and diagnostics, per dataset its format's report.
 
-mod distbuild;
+mod ya;
 
-pub use distbuild::DistbuildReport;
+pub use ya::YaReport;
 
 use crate::diagnostics::Position;
 use crate::formats::FormatId;
@@ -87,7 +87,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
         .datasets
         .iter()
         .map(|d| match d.format {
-            FormatId::Distbuild | FormatId::YaGraph => DistbuildReport::new(&d.model).json(),
+            FormatId::Distbuild | FormatId::YaEvlog | FormatId::YaGraph => YaReport::new(&d.model, d.format).json(),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -117,7 +117,9 @@ pub fn analysis_text(analysis: &Analysis) -> String {
     for d in &analysis.datasets {
         out.push('\n');
         match d.format {
-            FormatId::Distbuild | FormatId::YaGraph => out.push_str(&DistbuildReport::new(&d.model).text()),
+            FormatId::Distbuild | FormatId::YaEvlog | FormatId::YaGraph => {
+                out.push_str(&YaReport::new(&d.model, d.format).text())
+            }
         }
     }
     out

@@ -1,16 +1,19 @@
-//! ya's `--stat` report of a distbuild model, as text and as JSON, with
-//! longpole's blocking chain and where it parts from ya's path.
+//! ya's `--stat` report of a build (distbuild, or local from an evlog), as
+//! text and as JSON, with longpole's blocking chain and where it parts from
+//! ya's path.
 
 use super::{python_str_repr, Ms};
 use crate::analysis::critical_path::{blocking_chain, divergences, ya_path, Cycle, Divergence, Path, Step};
 use crate::analysis::ya_stat::{path_time, type_name, ya_stat, YaStat};
+use crate::formats::FormatId;
 use crate::model::{Model, Nanos, Role, TaskId};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
-/// Everything computed for one distbuild dataset.
-pub struct DistbuildReport<'a> {
+/// Everything computed for one ya build.
+pub struct YaReport<'a> {
     model: &'a Model,
+    format: FormatId,
     /// ya's critical path.
     pub ya: Path,
     /// Cycles cut to compute it.
@@ -25,13 +28,13 @@ pub struct DistbuildReport<'a> {
     pub stat: YaStat,
 }
 
-impl<'a> DistbuildReport<'a> {
-    /// Computes the report of `model`.
-    pub fn new(model: &'a Model) -> Self {
+impl<'a> YaReport<'a> {
+    /// Computes the report of `model`, read from a `format` input.
+    pub fn new(model: &'a Model, format: FormatId) -> Self {
         let (ya, cycles) = ya_path(model);
         let (blocking, steps) = blocking_chain(model);
         let divergences = divergences(&ya, &blocking);
-        DistbuildReport { model, stat: ya_stat(model), ya, cycles, blocking, steps, divergences }
+        YaReport { model, format, stat: ya_stat(model), ya, cycles, blocking, steps, divergences }
     }
 
     fn lane(&self, id: TaskId) -> &str {
@@ -59,6 +62,7 @@ impl<'a> DistbuildReport<'a> {
                 )
             }
             Role::Setup => format!("[{}] {}", type_name(self.model, id, false), self.lane(id)),
+            Role::Phase => format!("[stage] {}", t.uid),
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 let original = producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p));
@@ -289,6 +293,7 @@ impl<'a> DistbuildReport<'a> {
             Role::Setup => json!({
                 "kind": "prepare", "type": &*t.uid, "host": self.lane(id), "start_ms": start, "end_ms": end,
             }),
+            Role::Phase => json!({"kind": "stage", "name": &*t.uid, "start_ms": start, "end_ms": end}),
         }
     }
 
@@ -314,6 +319,9 @@ impl<'a> DistbuildReport<'a> {
             Role::Setup => json!({
                 "elapsed": elapsed, "start_ts": start, "end_ts": end, "type": type_name(self.model, id, false), "host": self.lane(id),
             }),
+            Role::Phase => {
+                json!({"elapsed": elapsed, "start_ts": start, "end_ts": end, "type": "stage", "name": &*t.uid})
+            }
         }
     }
 
@@ -332,7 +340,7 @@ impl<'a> DistbuildReport<'a> {
             })
             .collect();
         json!({
-            "format": "distbuild",
+            "format": self.format.name(),
             "wall_ms": self.model.wall().map(|w| Ms(w).json()),
             "tasks": {"run": count(Role::Work), "copy": count(Role::Transfer), "prepare": count(Role::Setup)},
             "critical_path": {
@@ -367,6 +375,7 @@ impl<'a> DistbuildReport<'a> {
                 },
                 "total_times_ms": {"failed": Ms(self.stat.totals.failed).json(), "tests": Ms(self.stat.totals.tests).json(), "run": Ms(self.stat.totals.run).json()},
             },
+            "stages": self.model.tasks().iter().enumerate().filter(|(_, t)| t.role == Role::Phase).map(|(i, _)| self.task_json(TaskId(i as u32))).collect::<Vec<_>>(),
         })
     }
 }

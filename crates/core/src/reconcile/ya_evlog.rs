@@ -1,0 +1,94 @@
+//! A ya [`Evlog`] as a [`Model`]: run tasks on threads with the build
+//! graph's run → run edges (ya's `create_graph_with_local_log`), and the
+//! build's stages as phases.
+
+use crate::formats::ya_evlog::Evlog;
+use crate::formats::ya_graph::BuildGraph;
+use crate::model::{Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The lane of the build's stages.
+const STAGES_LANE: &str = "stages";
+
+pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
+    let mut b = ModelBuilder::new();
+    // ya keys run tasks by uid; a later entry of the same uid overwrites the times.
+    let mut run_of_uid: HashMap<&str, TaskId> = HashMap::new();
+    let mut tasks: Vec<Task> = Vec::new();
+    for n in &log.nodes {
+        let node = graph.and_then(|g| g.node(&n.uid));
+        let kind_name = node.and_then(|g| g.kind.as_deref()).unwrap_or(&n.kind);
+        let kind = b.kind(kind_name, Some(node.and_then(|g| g.color.as_deref()).unwrap_or("red")));
+        let lane = b.lane(&n.thread);
+        let task = Task {
+            uid: Arc::from(n.uid.as_str()),
+            name: node.map(|g| g.description.clone()),
+            kind,
+            role: Role::Work,
+            lane,
+            start: Some(n.start * NANOS_PER_MS),
+            end: Some(n.end * NANOS_PER_MS),
+            bytes: None,
+            origin: None,
+            target: None,
+            meta: node.map(|g| {
+                Arc::new(TaskMeta {
+                    node_type: g.node_type.clone(),
+                    runs_test: g.is_test,
+                    tags: g.tags.clone(),
+                    platform: g.platform.clone(),
+                })
+            }),
+            cached: n.restored,
+            failed: false,
+        };
+        match run_of_uid.get(n.uid.as_str()) {
+            Some(&id) => tasks[id.index()] = task,
+            None => {
+                run_of_uid.insert(&n.uid, TaskId(tasks.len() as u32));
+                tasks.push(task);
+            }
+        }
+    }
+    let window = tasks
+        .iter()
+        .filter_map(|t| Some((t.start?, t.end?)))
+        .fold(None, |w: Option<(i64, i64)>, (s, e)| Some(w.map_or((s, e), |(a, z)| (a.min(s), z.max(e)))));
+    for t in tasks {
+        b.task(t);
+    }
+    for s in &log.stages {
+        let kind = b.kind("stage", Some("gray"));
+        let lane = b.lane(STAGES_LANE);
+        b.task(Task {
+            uid: Arc::from(s.name.as_str()),
+            name: None,
+            kind,
+            role: Role::Phase,
+            lane,
+            start: Some(s.start * NANOS_PER_MS),
+            end: Some(s.end * NANOS_PER_MS),
+            bytes: None,
+            origin: None,
+            target: None,
+            meta: None,
+            cached: false,
+            failed: false,
+        });
+    }
+    if let Some(g) = graph {
+        for (uid, &id) in &run_of_uid {
+            let Some(node) = g.node(uid) else { continue };
+            for dep in &node.deps {
+                if let Some(&d) = run_of_uid.get(&**dep) {
+                    b.depends(id, d);
+                }
+            }
+        }
+    }
+    if let Some((first, last)) = window {
+        b.window(first, last);
+    }
+    b.build()
+}
