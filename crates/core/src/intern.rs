@@ -1,13 +1,13 @@
 //! String interning: each distinct name (a uid, a host) is stored once and
 //! referred to by a dense `u32`.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 use std::sync::Arc;
 
 /// Maps strings to dense ids and back.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
-    ids: HashMap<Arc<str>, u32>,
+    ids: FastMap<Arc<str>, u32>,
     names: Vec<Arc<str>>,
 }
 

@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod dump;
 pub mod error;
 pub mod formats;
+pub mod hash;
 pub mod ingest;
 pub mod intern;
 pub mod json_split;

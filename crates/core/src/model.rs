@@ -7,9 +7,9 @@
 //! edges and no place on a critical path. Analyses read this and nothing
 //! of a format's own structures.
 
+use crate::hash::FastMap;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A time or a duration in nanoseconds.
@@ -204,15 +204,24 @@ impl Model {
 #[derive(Debug, Default)]
 pub struct ModelBuilder {
     model: Model,
-    lane_ids: HashMap<String, LaneId>,
-    kind_ids: HashMap<String, KindId>,
-    task_deps: Vec<Vec<TaskId>>,
+    lane_ids: FastMap<String, LaneId>,
+    kind_ids: FastMap<String, KindId>,
+    /// (task, dependency) in the order recorded.
+    edges: Vec<(TaskId, TaskId)>,
 }
 
 impl ModelBuilder {
     /// An empty builder.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty builder with room for `tasks` tasks and `edges` dependencies.
+    pub fn with_capacity(tasks: usize, edges: usize) -> Self {
+        let mut b = Self::default();
+        b.model.tasks.reserve_exact(tasks);
+        b.edges.reserve_exact(edges);
+        b
     }
 
     /// The lane named `name`, added on first use.
@@ -245,13 +254,12 @@ impl ModelBuilder {
     pub fn task(&mut self, task: Task) -> TaskId {
         let id = TaskId(self.model.tasks.len() as u32);
         self.model.tasks.push(task);
-        self.task_deps.push(Vec::new());
         id
     }
 
     /// Records that `task` waited for `dep` (after the dependencies recorded before).
     pub fn depends(&mut self, task: TaskId, dep: TaskId) {
-        self.task_deps[task.index()].push(dep);
+        self.edges.push((task, dep));
     }
 
     /// Sets the run's window (see [`Model::window`]).
@@ -259,14 +267,24 @@ impl ModelBuilder {
         self.model.window = Some((first, last));
     }
 
-    /// The finished model.
+    /// The finished model: dependencies grouped per task (a stable counting
+    /// sort, so each task keeps the order its dependencies were recorded in).
     pub fn build(mut self) -> Model {
-        let mut start = Vec::with_capacity(self.task_deps.len() + 1);
-        start.push(0u32);
-        for deps in self.task_deps {
-            self.model.deps.extend(deps);
-            start.push(self.model.deps.len() as u32);
+        let n = self.model.tasks.len();
+        let mut start = vec![0u32; n + 1];
+        for &(t, _) in &self.edges {
+            start[t.index() + 1] += 1;
         }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut deps = vec![TaskId(0); self.edges.len()];
+        for &(t, d) in &self.edges {
+            deps[next[t.index()] as usize] = d;
+            next[t.index()] += 1;
+        }
+        self.model.deps = deps;
         self.model.dep_start = start;
         self.model
     }

@@ -59,7 +59,7 @@ impl CacheStats {
 pub struct TypeTotal {
     /// The type (`CC`, `Copy`, `prepare:resources`).
     pub kind: String,
-    /// The colour of the last task of the type.
+    /// The type's colour.
     pub color: Option<String>,
     /// Sum of durations.
     pub total: Nanos,
@@ -175,7 +175,7 @@ fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
         events.push((t.start.unwrap_or(0), class, 1));
         events.push((t.end.unwrap_or(0), class, -1));
     }
-    events.sort_by_key(|e| e.0);
+    events.sort_unstable_by_key(|e| e.0);
     let mut count = [0i64; 4];
     let idx = |c: Class| c as usize;
     let mut totals = [0 as Nanos; 8];
@@ -246,36 +246,34 @@ pub fn ya_stat(model: &Model) -> YaStat {
         failed: runs.iter().filter(|&&i| model.task(i).failed).count() as u64,
     };
 
-    // ya's `tasks`: every task with a duration, in model order, stably sorted by (start, end).
-    let mut timed: Vec<TaskId> =
+    // ya's `tasks`: every task with a duration, in model order, stably sorted
+    // by (start, end); its later stable sorts break ties by that order, which
+    // is the key (start, end, id).
+    let timed: Vec<TaskId> =
         ids().filter(|&i| model.task(i).role != Role::Phase && model.task(i).duration().is_some()).collect();
-    timed.sort_by_key(|&i| (model.task(i).start, model.task(i).end));
+    let order = |i: TaskId| (model.task(i).start, model.task(i).end, i);
     let dur = |i: TaskId| model.task(i).duration().unwrap_or(0);
 
-    let mut longest = timed.clone();
-    longest.sort_by_key(|&i| std::cmp::Reverse(dur(i)));
-    longest.truncate(TOP);
-
-    let mut biggest_copies: Vec<TaskId> =
-        ids().filter(|&i| model.task(i).role == Role::Transfer && model.task(i).duration().is_some()).collect();
-    biggest_copies.sort_by_key(|&i| std::cmp::Reverse(model.task(i).bytes.unwrap_or(0)));
-    biggest_copies.truncate(TOP);
+    let longest = top(&timed, TOP, |i| (std::cmp::Reverse(dur(i)), order(i)));
+    let copies: Vec<TaskId> = timed.iter().copied().filter(|&i| model.task(i).role == Role::Transfer).collect();
+    let biggest_copies = top(&copies, TOP, |i| (std::cmp::Reverse(model.task(i).bytes.unwrap_or(0)), i));
 
     let positive: Vec<TaskId> = timed.iter().copied().filter(|&i| dur(i) > 0).collect();
-    let mut by_type: Vec<TypeTotal> = Vec::new();
+    // Per type (a kind: ya's type without the cached mark): total, count,
+    // the colour of its last task and its first task, in ya's order.
+    let mut types: Vec<Option<(TypeTotal, (Option<Nanos>, Option<Nanos>, TaskId))>> = vec![None; model.kinds().len()];
     for &i in &positive {
-        let kind = type_name(model, i, false);
-        let color = model.kinds()[model.task(i).kind.index()].color.clone();
-        match by_type.iter_mut().find(|t| t.kind == kind) {
-            Some(t) => {
-                t.total += dur(i);
-                t.count += 1;
-                t.color = color;
-            }
-            None => by_type.push(TypeTotal { kind, color, total: dur(i), count: 1 }),
-        }
+        let k = model.task(i).kind.index();
+        let entry = types[k].get_or_insert_with(|| {
+            let kind = &model.kinds()[k];
+            (TypeTotal { kind: kind.name.clone(), color: kind.color.clone(), total: 0, count: 0 }, order(i))
+        });
+        entry.0.total += dur(i);
+        entry.0.count += 1;
     }
-    by_type.sort_by_key(|t| std::cmp::Reverse(t.total));
+    let mut types: Vec<(TypeTotal, (Option<Nanos>, Option<Nanos>, TaskId))> = types.into_iter().flatten().collect();
+    types.sort_by_key(|(t, first)| (std::cmp::Reverse(t.total), *first));
+    let by_type: Vec<TypeTotal> = types.into_iter().map(|(t, _)| t).collect();
 
     let task_execution = match (
         positive.iter().filter_map(|&i| model.task(i).start).min(),
@@ -296,6 +294,18 @@ pub fn ya_stat(model: &Model) -> YaStat {
         }
     }
     YaStat { cache, longest, biggest_copies, by_type, stages: stages(model, &positive), task_execution, totals }
+}
+
+/// The first `n` of `items` by `key`, in key order, without sorting them all.
+fn top<K: Ord>(items: &[TaskId], n: usize, key: impl Fn(TaskId) -> K) -> Vec<TaskId> {
+    let mut heap: std::collections::BinaryHeap<(K, TaskId)> = std::collections::BinaryHeap::with_capacity(n + 1);
+    for &i in items {
+        heap.push((key(i), i));
+        if heap.len() > n {
+            heap.pop();
+        }
+    }
+    heap.into_sorted_vec().into_iter().map(|(_, i)| i).collect()
 }
 
 /// The sum of the durations of a path's tasks (ya's "time elapsed by graph").

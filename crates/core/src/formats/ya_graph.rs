@@ -32,6 +32,7 @@
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
+use crate::hash::FastMap;
 use crate::json_split::{JsonSplitter, Piece};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -69,7 +70,7 @@ pub struct BuildGraph {
     pub nodes: Vec<GraphNode>,
     /// Every other top-level member: key and raw JSON value, in file order.
     pub members: Vec<(String, Box<str>)>,
-    index: HashMap<Arc<str>, usize>,
+    index: FastMap<Arc<str>, usize>,
 }
 
 impl BuildGraph {

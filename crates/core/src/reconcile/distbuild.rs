@@ -2,8 +2,7 @@
 
 use crate::formats::distbuild::Log;
 use crate::formats::ya_graph::BuildGraph;
-use crate::model::{Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
-use std::collections::HashMap;
+use crate::model::{KindId, LaneId, Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
 use std::sync::Arc;
 
 const PREPARE_PREFIX: &str = "prepare:";
@@ -20,13 +19,20 @@ fn ns(ms: Option<i64>) -> Option<i64> {
 /// The build graph, when given, names and types the run tasks and adds
 /// their run → run edges.
 pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
-    let mut b = ModelBuilder::new();
+    let mut b = ModelBuilder::with_capacity(
+        log.prepares.len() + log.copies.len() + log.runs.len(),
+        3 * log.copies.len() + 2 * log.runs.len(),
+    );
+    // Lanes by interned host, made on first use (so lanes come in task order).
+    let mut lanes: Vec<Option<LaneId>> = vec![None; log.hosts.len()];
+    let mut lane_of =
+        |b: &mut ModelBuilder, host: u32| *lanes[host as usize].get_or_insert_with(|| b.lane(log.host(host)));
     let prepare_ids: Vec<TaskId> = log
         .prepares
         .iter()
         .map(|p| {
             let kind = b.kind(&format!("{PREPARE_PREFIX}{}", p.kind), Some("gray"));
-            let lane = b.lane(log.host(p.host));
+            let lane = lane_of(&mut b, p.host);
             b.task(Task {
                 uid: Arc::from(p.kind.as_str()),
                 name: Some(Arc::from(format!("[{PREPARE_PREFIX}{}] {}", p.kind, log.host(p.host)))),
@@ -44,13 +50,14 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
             })
         })
         .collect();
+    let copy_kind = (!log.copies.is_empty()).then(|| b.kind(COPY_KIND, Some("brown")));
     let copy_ids: Vec<TaskId> = log
         .copies
         .iter()
         .map(|c| {
-            let kind = b.kind(COPY_KIND, Some("brown"));
-            let lane = b.lane(log.host(c.dest_host));
-            let origin = c.origin_host.map(|h| b.lane(log.host(h)));
+            let kind = copy_kind.unwrap_or(KindId(0));
+            let lane = lane_of(&mut b, c.dest_host);
+            let origin = c.origin_host.map(|h| lane_of(&mut b, h));
             b.task(Task {
                 uid: log.uids.shared(c.dep_uid),
                 name: None,
@@ -68,14 +75,15 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
             })
         })
         .collect();
-    let mut run_of_uid: HashMap<u32, TaskId> = HashMap::new();
+    let mut run_of_uid: Vec<Option<TaskId>> = vec![None; log.uids.len()];
+    let mut unknown_kind = None;
     for r in &log.runs {
         let node = graph.and_then(|g| g.node(log.uid(r.uid)));
         let kind = match node {
             Some(n) => b.kind(n.kind.as_deref().unwrap_or(UNKNOWN_KIND), Some(n.color.as_deref().unwrap_or("red"))),
-            None => b.kind(UNKNOWN_KIND, Some("red")),
+            None => *unknown_kind.get_or_insert_with(|| b.kind(UNKNOWN_KIND, Some("red"))),
         };
-        let lane = b.lane(log.host(r.host));
+        let lane = lane_of(&mut b, r.host);
         let id = b.task(Task {
             uid: log.uids.shared(r.uid),
             name: node.map(|n| n.description.clone()),
@@ -96,9 +104,9 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
                 })
             }),
             cached: r.from_cache,
-            failed: r.status.as_deref().is_some_and(|s| s != "OK"),
+            failed: log.failed(r),
         });
-        run_of_uid.insert(r.uid, id);
+        run_of_uid[r.uid as usize] = Some(id);
     }
 
     let has_duration: Vec<bool> = log
@@ -117,15 +125,15 @@ pub(super) fn model(log: &Log, graph: Option<&BuildGraph>) -> Model {
     };
     let longest = |host: u32| log.longest_prepare.get(&host).copied().flatten().map(|i| prepare_ids[i]);
     for (c, &id) in log.copies.iter().zip(&copy_ids) {
-        edge(&mut b, Some(id), run_of_uid.get(&c.dep_uid).copied());
-        edge(&mut b, run_of_uid.get(&c.uid).copied(), Some(id));
+        edge(&mut b, Some(id), run_of_uid[c.dep_uid as usize]);
+        edge(&mut b, run_of_uid[c.uid as usize], Some(id));
         edge(&mut b, Some(id), longest(c.dest_host));
     }
     for r in &log.runs {
-        let run = run_of_uid.get(&r.uid).copied();
+        let run = run_of_uid[r.uid as usize];
         if let Some(node) = graph.and_then(|g| g.node(log.uid(r.uid))) {
             for dep in &node.deps {
-                let dep_run = log.uids.get(dep).and_then(|d| run_of_uid.get(&d)).copied();
+                let dep_run = log.uids.get(dep).and_then(|d| run_of_uid[d as usize]);
                 edge(&mut b, run, dep_run);
             }
         }

@@ -4,8 +4,8 @@
 
 use crate::formats::ya_evlog::Evlog;
 use crate::formats::ya_graph::BuildGraph;
+use crate::hash::FastMap;
 use crate::model::{Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The lane of the build's stages.
@@ -14,7 +14,7 @@ const STAGES_LANE: &str = "stages";
 pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     let mut b = ModelBuilder::new();
     // ya keys run tasks by uid; a later entry of the same uid overwrites the times.
-    let mut run_of_uid: HashMap<&str, TaskId> = HashMap::new();
+    let mut run_of_uid: FastMap<&str, TaskId> = FastMap::default();
     let mut tasks: Vec<Task> = Vec::new();
     for n in &log.nodes {
         let node = graph.and_then(|g| g.node(&n.uid));

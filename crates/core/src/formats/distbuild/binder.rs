@@ -6,15 +6,15 @@
 //! once a worker is bound, every pending pair of that worker and of that host
 //! is dropped, and the first binding of a worker or a host wins.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{FastMap, FastSet};
 
 /// Worker id → host, learned from uid pairs. Hosts and uids are interned ids.
 #[derive(Debug, Default)]
 pub(super) struct Binder {
-    worker_host: HashMap<i64, u32>,
-    bound_hosts: HashSet<u32>,
-    uid_worker: HashMap<u32, i64>,
-    uid_host: HashMap<u32, u32>,
+    worker_host: FastMap<i64, u32>,
+    bound_hosts: FastSet<u32>,
+    uid_worker: FastMap<u32, i64>,
+    uid_host: FastMap<u32, u32>,
 }
 
 impl Binder {

@@ -21,11 +21,18 @@ impl<'a> Fields<'a> {
         let mut fields = [&line[..0]; MAX_FIELDS];
         let mut len = 0;
         if end > 0 {
-            for field in line[..end].split(|&b| b == b' ') {
-                if len == MAX_FIELDS {
+            let text = &line[..end];
+            let mut from = 0;
+            for space in memchr::memchr_iter(b' ', text) {
+                if len == MAX_FIELDS - 1 {
                     break;
                 }
-                fields[len] = field;
+                fields[len] = &text[from..space];
+                len += 1;
+                from = space + 1;
+            }
+            if len < MAX_FIELDS {
+                fields[len] = &text[from..];
                 len += 1;
             }
         }

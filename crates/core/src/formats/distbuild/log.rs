@@ -1,8 +1,8 @@
 //! What a distbuild log reconciles to: ya's RunTasks, CopyTasks and
 //! PrepareTasks, in ya's orders, with interned uids and hosts.
 
+use crate::hash::FastMap;
 use crate::intern::Interner;
-use std::collections::HashMap;
 
 /// Execution of a build-graph node (or its retrieval from cache), keyed by uid.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,8 +17,9 @@ pub struct RunTask {
     pub end: Option<i64>,
     /// The result came from distbuild's cache.
     pub from_cache: bool,
-    /// The STATUS field of the last `finished`/`finished_from_cache` line.
-    pub status: Option<String>,
+    /// The STATUS field of the last `finished`/`finished_from_cache` line,
+    /// interned in [`Log::statuses`].
+    pub status: Option<u32>,
     /// The SIZE field of that line, when it is a number.
     pub size: Option<u64>,
     /// Line of the event that created the task.
@@ -66,6 +67,8 @@ pub struct Log {
     pub uids: Interner,
     /// Every host seen.
     pub hosts: Interner,
+    /// Every STATUS value seen (`OK`, `FAILED`...).
+    pub statuses: Interner,
     /// Prepare tasks, in ya's order (workers by first prepare event, then types by first appearance).
     pub prepares: Vec<PrepareTask>,
     /// Complete copies, in the order their second event appears.
@@ -73,7 +76,7 @@ pub struct Log {
     /// Run tasks, in the order they were created.
     pub runs: Vec<RunTask>,
     /// Per host: its prepare task that ends last (the only one that gets edges), if it has one.
-    pub longest_prepare: HashMap<u32, Option<usize>>,
+    pub longest_prepare: FastMap<u32, Option<usize>>,
     /// Smallest and largest time of the lines with at least three fields.
     pub window: Option<(i64, i64)>,
     /// Lines of event types nobody knows, kept verbatim with their numbers.
@@ -84,6 +87,11 @@ impl Log {
     /// A uid's text.
     pub fn uid(&self, id: u32) -> &str {
         self.uids.name(id)
+    }
+
+    /// Whether a run task failed: it has a STATUS and it is not `OK`.
+    pub fn failed(&self, run: &RunTask) -> bool {
+        run.status.is_some_and(|s| self.statuses.name(s) != "OK")
     }
 
     /// A host's name.

@@ -12,8 +12,8 @@ use super::line::{is_numeric, parse_int, Fields};
 use super::log::{CopyTask, Log, PrepareTask, RunTask};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::quote_bytes;
+use crate::hash::FastMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// Event types of older logs that ya no longer reads.
 const RETIRED: &[&str] = &[
@@ -75,13 +75,14 @@ struct Uninterpreted {
 #[derive(Debug, Default)]
 pub(super) struct Reconciler {
     log: Log,
-    run_of_uid: HashMap<u32, usize>,
-    open_copies: HashMap<(u32, u32), CopyTask>,
+    /// Run task index by uid id (`u32::MAX`: none yet).
+    run_of_uid: Vec<u32>,
+    open_copies: FastMap<(u32, u32), CopyTask>,
     workers: Vec<Worker>,
-    worker_of_id: HashMap<i64, usize>,
+    worker_of_id: FastMap<i64, usize>,
     binder: Binder,
     uninterpreted: Vec<Uninterpreted>,
-    uninterpreted_of: HashMap<String, usize>,
+    uninterpreted_of: FastMap<String, usize>,
     old_dep_dialect: bool,
     old_prepare_dialect: bool,
     events: u64,
@@ -163,18 +164,20 @@ impl Reconciler {
                 let uid = self.uid(uid_field, line_no, diags);
                 let host = self.host(f(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
+                let status = fields.get(4).map(|st| self.log.statuses.intern(&String::from_utf8_lossy(st)));
                 let run = self.run(uid, host, line_no);
                 run.end = Some(time);
-                set_result(run, fields);
+                set_result(run, status, fields);
             }
             b"finished_from_cache" => {
                 let uid = self.uid(uid_field, line_no, diags);
                 let host = self.host(f(3), line_no, diags);
+                let status = fields.get(4).map(|st| self.log.statuses.intern(&String::from_utf8_lossy(st)));
                 let run = self.run(uid, host, line_no);
                 run.from_cache = true;
                 run.start = Some(time);
                 run.end = Some(time);
-                set_result(run, fields);
+                set_result(run, status, fields);
             }
             b"dep_start" | b"dep_wait" => {
                 if let Some(old) = fields.get(5) {
@@ -270,9 +273,13 @@ impl Reconciler {
     }
 
     fn run(&mut self, uid: u32, host: u32, line_no: u64) -> &mut RunTask {
-        let runs = &mut self.log.runs;
-        let i = *self.run_of_uid.entry(uid).or_insert_with(|| {
-            runs.push(RunTask {
+        let slot = uid as usize;
+        if slot >= self.run_of_uid.len() {
+            self.run_of_uid.resize(slot + 1, u32::MAX);
+        }
+        if self.run_of_uid[slot] == u32::MAX {
+            self.run_of_uid[slot] = self.log.runs.len() as u32;
+            self.log.runs.push(RunTask {
                 uid,
                 host,
                 start: None,
@@ -282,9 +289,8 @@ impl Reconciler {
                 size: None,
                 line: line_no,
             });
-            runs.len() - 1
-        });
-        &mut runs[i]
+        }
+        &mut self.log.runs[self.run_of_uid[slot] as usize]
     }
 
     /// ya's `get_copy_task`: the first event of a pair parks the copy, the second completes it.
@@ -359,7 +365,7 @@ impl Reconciler {
             );
         }
 
-        let mut prepare_of: HashMap<(String, u32), usize> = HashMap::new();
+        let mut prepare_of: FastMap<(String, u32), usize> = FastMap::default();
         for w in &self.workers {
             let host = match self.binder.host(w.id) {
                 Some(h) => h,
@@ -452,10 +458,10 @@ impl Reconciler {
     }
 }
 
-/// The STATUS and SIZE fields of a `finished` line.
-fn set_result(run: &mut RunTask, fields: &Fields<'_>) {
-    if let Some(status) = fields.get(4) {
-        run.status = Some(String::from_utf8_lossy(status).into_owned());
+/// The STATUS (interned) and SIZE fields of a `finished` line.
+fn set_result(run: &mut RunTask, status: Option<u32>, fields: &Fields<'_>) {
+    if status.is_some() {
+        run.status = status;
     }
     run.size = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
 }
