@@ -8,21 +8,30 @@ pub struct Sample {
     pub id: &'static str,
     /// Button label.
     pub label: &'static str,
-    /// File name under `samples/`.
-    pub file: &'static str,
+    /// File names under `samples/`, opened together.
+    pub files: &'static [&'static str],
     /// Where it comes from.
     pub credit: &'static str,
 }
 
 /// Every sample, in menu order.
-pub const SAMPLES: &[Sample] = &[Sample {
-    id: "distbuild",
-    label: "distbuild build",
-    file: "distbuild-example.log",
-    credit: "hand-made distbuild log with ya's own results (shared corpus)",
-}];
+pub const SAMPLES: &[Sample] = &[
+    Sample {
+        id: "distbuild",
+        label: "distbuild build",
+        files: &["simulated-build.log.gz", "simulated-build.graph.json.gz"],
+        credit:
+            "a simulated distributed build: 3,000 nodes on 20 hosts, with its graph.json (made by crates/distbuild-sim)",
+    },
+    Sample {
+        id: "distbuild-tiny",
+        label: "distbuild, 3 tasks",
+        files: &["distbuild-example.log"],
+        credit: "a hand-made distbuild log with ya's own results (shared corpus)",
+    },
+];
 
-/// The URL of a sample, relative to the page so any base path works.
-pub fn url(sample: &Sample) -> String {
-    format!("samples/{}", sample.file)
+/// The URL of a sample file, relative to the page so any base path works.
+pub fn url(file: &str) -> String {
+    format!("samples/{file}")
 }

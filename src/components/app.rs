@@ -17,22 +17,30 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Blob, File, HtmlInputElement};
 use yew::prelude::*;
 
-async fn fetch_sample(sample: Sample) -> Result<File, String> {
+/// Fetches one bundled sample file (from the page's own origin) as a `File`.
+async fn fetch_sample_file(name: &str) -> Result<File, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let err = |what: &str| format!("could not load the sample {}: {what}", sample.file);
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&samples::url(&sample)))
+    let err = |what: &str| format!("could not load the sample {name}: {what}");
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&samples::url(name)))
         .await
         .map_err(|_| err("network error"))?
         .unchecked_into();
     if !response.ok() {
         return Err(err(&format!("HTTP {}", response.status())));
     }
-    let blob: Blob = JsFuture::from(response.blob().map_err(|_| err("no body"))?)
-        .await
-        .map_err(|_| err("no body"))?
-        .unchecked_into();
+    let body = response.blob().map_err(|_| err("no body"))?;
+    let blob: Blob = JsFuture::from(body).await.map_err(|_| err("no body"))?.unchecked_into();
     let parts = js_sys::Array::of1(&blob);
-    File::new_with_blob_sequence(&parts, sample.file).map_err(|_| err("cannot make a file"))
+    File::new_with_blob_sequence(&parts, name).map_err(|_| err("cannot make a file"))
+}
+
+/// Fetches every file of a sample.
+async fn fetch_sample(sample: Sample) -> Result<Vec<File>, String> {
+    let mut files = Vec::with_capacity(sample.files.len());
+    for name in sample.files {
+        files.push(fetch_sample_file(name).await?);
+    }
+    Ok(files)
 }
 
 /// The whole page.
@@ -70,7 +78,7 @@ pub fn App() -> Html {
             let (open_files, dispatch) = (open_files.clone(), dispatch.clone());
             spawn_local(async move {
                 match fetch_sample(sample).await {
-                    Ok(file) => open_files.emit(vec![file]),
+                    Ok(files) => open_files.emit(files),
                     Err(message) => dispatch.emit(Action::Failed(message)),
                 }
             });

@@ -20,7 +20,12 @@ pub struct SummaryViewProps {
 #[component]
 pub fn SummaryView(props: &SummaryViewProps) -> Html {
     let s = &props.summary;
-    let mut formats: Vec<&str> = s.inputs.iter().map(|i| i.format.name()).collect();
+    // The format of what was analysed: the runs' formats, else the inputs'.
+    let mut formats: Vec<&str> = if s.datasets.is_empty() {
+        s.inputs.iter().map(|i| i.format.name()).collect()
+    } else {
+        s.datasets.iter().map(|d| d.format.name()).collect()
+    };
     formats.dedup();
     let warnings: u64 = s.inputs.iter().map(|i| i.diagnostics.warnings + i.diagnostics.errors).sum();
     let lines: u64 = s.inputs.iter().map(|i| i.lines).sum();

@@ -64,12 +64,25 @@ test('random bytes give an error that says what went wrong, and the next file st
   }
 });
 
-test('the bundled sample opens in one click, from a sub-path too', async () => {
+test('every bundled sample opens in one click, from a sub-path too', async () => {
   const app = await openApp({ base: '/docs/longpole/' });
   try {
+    const samples = await app.page.locator('[data-testid^="sample-"]').evaluateAll((els) => els.map((e) => e.dataset.testid));
+    assert.ok(samples.length >= 2, `samples: ${samples}`);
+    for (const id of samples) {
+      await app.page.getByTestId(id).click();
+      await app.page.getByTestId('analysis-ready').waitFor();
+      const format = await app.page.getByTestId('detected-format').textContent();
+      assert.equal(format, 'distbuild', `${id} is a distbuild sample`);
+      // Back to the landing page for the next one: open the samples again by reloading.
+      await app.page.reload();
+      await app.page.getByTestId('landing').waitFor();
+    }
     await app.page.getByTestId('sample-distbuild').click();
     await app.page.getByTestId('analysis-ready').waitFor();
-    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
+    const headline = await app.page.locator('.headline').textContent();
+    assert.match(headline, /simulated-build\.log\.gz \+ simulated-build\.graph\.json\.gz/);
+    assert.match(await app.page.getByTestId('analysis-ready').textContent(), /3,000 work/);
     assert.deepEqual(app.errors, []);
     assert.deepEqual(app.foreignRequests(), []);
   } finally {

@@ -7,7 +7,10 @@
 //! ```
 //!
 //! Logs are simulated once into `target/bench-data/` (1 MB here = 10^6 bytes)
-//! and reused. Prints a Markdown table for the README.
+//! and reused. Each size is measured `RUNS` times, each in a fresh process,
+//! and the fastest run is reported (the machine's noise only ever adds
+//! time). Prints a Markdown table for the README: the throughput column is
+//! parse + reconcile + both critical paths; ya's statistics are extra.
 
 use longpole_core::analysis::critical_path::{blocking_chain, ya_path};
 use longpole_core::analysis::ya_stat::ya_stat;
@@ -21,6 +24,8 @@ use std::time::Instant;
 
 /// Bytes of simulated log per build node (measured on the simulator's output).
 const BYTES_PER_NODE: f64 = 1_224.0;
+/// Measurements per size.
+const RUNS: usize = 3;
 
 fn data_file(mb: u64) -> std::io::Result<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-data");
@@ -99,8 +104,8 @@ fn main() -> ExitCode {
     }
     let sizes: Vec<u64> =
         if args.is_empty() { vec![10, 100, 1000] } else { args.iter().filter_map(|a| a.parse().ok()).collect() };
-    println!("| log | tasks | parse + reconcile | model | ya's path | blocking chain | ya's statistics | total | throughput | peak memory |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| log | tasks | parse + reconcile | model | ya's path | blocking chain | throughput (parse → paths) | ya's statistics | peak memory |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for mb in sizes {
         let path = match data_file(mb) {
             Ok(p) => p,
@@ -110,36 +115,46 @@ fn main() -> ExitCode {
             }
         };
         let exe = std::env::current_exe().expect("the running executable");
-        let out = match Command::new(exe).arg("--measure").arg(&path).output() {
-            Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
-            Ok(o) => {
-                eprintln!("distbuild-bench: {}", String::from_utf8_lossy(&o.stderr));
+        let mut best: Option<Vec<f64>> = None;
+        for _ in 0..RUNS {
+            let out = match Command::new(&exe).arg("--measure").arg(&path).output() {
+                Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
+                Ok(o) => {
+                    eprintln!("distbuild-bench: {}", String::from_utf8_lossy(&o.stderr));
+                    return ExitCode::FAILURE;
+                }
+                Err(e) => {
+                    eprintln!("distbuild-bench: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let f: Vec<f64> = out.trim().split('\t').filter_map(|x| x.parse().ok()).collect();
+            if f.len() < 9 {
+                eprintln!("distbuild-bench: unexpected output {out:?}");
                 return ExitCode::FAILURE;
             }
-            Err(e) => {
-                eprintln!("distbuild-bench: {e}");
-                return ExitCode::FAILURE;
+            if best.as_ref().is_none_or(|b| f[7] < b[7]) {
+                best = Some(f);
             }
-        };
-        let f: Vec<f64> = out.trim().split('\t').filter_map(|x| x.parse().ok()).collect();
-        let [bytes, tasks, parse, model, ya, chain, stat, total, rss, ..] = f[..] else {
-            eprintln!("distbuild-bench: unexpected output {out:?}");
-            return ExitCode::FAILURE;
-        };
+        }
+        let Some(f) = best else { return ExitCode::FAILURE };
+        let [bytes, tasks, parse, model, ya, chain, stat, total, rss, ..] = f[..] else { return ExitCode::FAILURE };
         let ms = |s: f64| format!("{:.0} ms", s * 1000.0);
+        let paths = parse + model + ya + chain;
         println!(
-            "| {:.0} MB | {:.2} M | {} | {} | {} | {} | {} | {} | {:.0} MB/s | {:.0} MB |",
+            "| {:.0} MB | {:.2} M | {} | {} | {} | {} | {:.0} MB/s ({}) | {} | {:.0} MB |",
             bytes / 1e6,
             tasks / 1e6,
             ms(parse),
             ms(model),
             ms(ya),
             ms(chain),
+            bytes / 1e6 / paths,
+            ms(paths),
             ms(stat),
-            ms(total),
-            bytes / 1e6 / total,
             rss / 1e6
         );
+        let _ = total;
     }
     ExitCode::SUCCESS
 }

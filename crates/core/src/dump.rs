@@ -37,16 +37,13 @@ pub fn tasks(model: &Model) -> String {
         let deps: Vec<String> = model
             .deps(TaskId(i as u32))
             .iter()
-            .map(|&d| {
-                let d = model.task(d);
-                format!("{}@{}", d.uid, role(d.role))
-            })
+            .map(|&d| format!("{}@{}", model.uid(d), role(model.task(d).role)))
             .collect();
         let _ = write!(
             out,
             "{} {} lane={} {}..{} dur={} kind={}",
             role(t.role),
-            t.uid,
+            model.uid(TaskId(i as u32)),
             model.lanes()[t.lane.index()].name,
             opt_ms(t.start),
             opt_ms(t.end),

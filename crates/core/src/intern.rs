@@ -54,3 +54,11 @@ impl Interner {
         self.names.is_empty()
     }
 }
+
+impl PartialEq for Interner {
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+    }
+}
+
+impl Eq for Interner {}

@@ -27,22 +27,21 @@ impl LineSplitter {
 
     /// Feeds one chunk, calling `each(line_no, line)` for every line it completes.
     pub fn feed<E>(&mut self, chunk: &[u8], mut each: impl FnMut(u64, &[u8]) -> Result<(), E>) -> Result<(), E> {
-        let mut rest = chunk;
-        while let Some(nl) = memchr::memchr(b'\n', rest) {
-            let (head, tail) = rest.split_at(nl);
+        let mut from = 0;
+        for nl in memchr::memchr_iter(b'\n', chunk) {
             self.line_no += 1;
             if self.partial.is_empty() {
-                each(self.line_no, head)?;
+                each(self.line_no, &chunk[from..nl])?;
             } else {
-                self.partial.extend_from_slice(head);
+                self.partial.extend_from_slice(&chunk[from..nl]);
                 let line = std::mem::take(&mut self.partial);
                 each(self.line_no, &line)?;
                 self.partial = line;
                 self.partial.clear();
             }
-            rest = &tail[1..];
+            from = nl + 1;
         }
-        self.partial.extend_from_slice(rest);
+        self.partial.extend_from_slice(&chunk[from..]);
         Ok(())
     }
 

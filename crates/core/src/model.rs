@@ -8,6 +8,7 @@
 //! of a format's own structures.
 
 use crate::hash::FastMap;
+use crate::intern::Interner;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -44,6 +45,11 @@ id_type!(
 id_type!(
     /// Index of a [`Kind`] in [`Model::kinds`].
     KindId
+);
+id_type!(
+    /// A string of the model's string table ([`Model::str`]): uids and names
+    /// are stored once, and tasks refer to them.
+    Sym
 );
 
 /// Where tasks run: a host, a thread, a capability, a pipeline.
@@ -93,11 +99,11 @@ pub struct TaskMeta {
 /// One unit of work with its times.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Task {
-    /// The producer's identifier (a build-graph uid, a prepare type); shared, not copied, between tasks.
-    pub uid: Arc<str>,
+    /// The producer's identifier (a build-graph uid, a prepare type).
+    pub uid: Sym,
     /// What to show for it (a description, a command), when the producer
     /// gives more than the uid; see [`Model::label`].
-    pub name: Option<Arc<str>>,
+    pub name: Option<Sym>,
     /// Its type.
     pub kind: KindId,
     /// Its part in the run.
@@ -113,7 +119,7 @@ pub struct Task {
     /// For a transfer: the lane the data came from.
     pub origin: Option<LaneId>,
     /// For a transfer: the uid of the task the data was delivered to.
-    pub target: Option<Arc<str>>,
+    pub target: Option<Sym>,
     /// What the producer says of the task beyond its times, if anything.
     pub meta: Option<Arc<TaskMeta>>,
     /// The result came from a cache rather than being computed.
@@ -132,6 +138,8 @@ impl Task {
 /// The reconciled run: tasks, lanes, kinds and dependencies.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Model {
+    #[serde(skip)]
+    strings: Interner,
     lanes: Vec<Lane>,
     kinds: Vec<Kind>,
     tasks: Vec<Task>,
@@ -162,17 +170,27 @@ impl Model {
         &self.kinds
     }
 
+    /// A string of the string table.
+    pub fn str(&self, s: Sym) -> &str {
+        self.strings.name(s.0)
+    }
+
+    /// A task's uid.
+    pub fn uid(&self, id: TaskId) -> &str {
+        self.str(self.task(id).uid)
+    }
+
     /// What to show for a task: its name, or for a transfer
     /// `copy(<origin> -> <lane>) result of <uid>`, or its uid.
     pub fn label(&self, id: TaskId) -> Cow<'_, str> {
         let t = self.task(id);
-        match (&t.name, t.role) {
-            (Some(name), _) => Cow::Borrowed(name),
+        match (t.name, t.role) {
+            (Some(name), _) => Cow::Borrowed(self.str(name)),
             (None, Role::Transfer) => {
                 let origin = t.origin.map_or("?", |o| self.lanes[o.index()].name.as_str());
-                Cow::Owned(format!("copy({origin} -> {}) result of {}", self.lanes[t.lane.index()].name, t.uid))
+                Cow::Owned(format!("copy({origin} -> {}) result of {}", self.lanes[t.lane.index()].name, self.uid(id)))
             }
-            (None, _) => Cow::Borrowed(&t.uid),
+            (None, _) => Cow::Borrowed(self.uid(id)),
         }
     }
 
@@ -216,12 +234,30 @@ impl ModelBuilder {
         Self::default()
     }
 
-    /// An empty builder with room for `tasks` tasks and `edges` dependencies.
-    pub fn with_capacity(tasks: usize, edges: usize) -> Self {
+    /// An empty builder whose string table starts as `strings` (so ids a
+    /// reader interned stay valid as [`Sym`]s), with room for `tasks` tasks
+    /// and `edges` dependencies.
+    pub fn with_strings(strings: Interner, tasks: usize, edges: usize) -> Self {
         let mut b = Self::default();
+        b.model.strings = strings;
         b.model.tasks.reserve_exact(tasks);
         b.edges.reserve_exact(edges);
         b
+    }
+
+    /// The symbol of `s` in the string table, added on first use.
+    pub fn sym(&mut self, s: &str) -> Sym {
+        Sym(self.model.strings.intern(s))
+    }
+
+    /// The symbol of `s`, if it is in the table.
+    pub fn find_sym(&self, s: &str) -> Option<Sym> {
+        self.model.strings.get(s).map(Sym)
+    }
+
+    /// A string of the table so far.
+    pub fn str(&self, s: Sym) -> &str {
+        self.model.strings.name(s.0)
     }
 
     /// The lane named `name`, added on first use.
@@ -301,8 +337,9 @@ mod tests {
         assert_eq!(b.lane("host1"), h1);
         let cc = b.kind("CC", None);
         assert_eq!(b.kind("CC", Some("green")), cc);
+        let u = b.sym("u");
         let task = |lane, start, end| Task {
-            uid: "u".into(),
+            uid: u,
             name: None,
             kind: cc,
             role: Role::Work,

@@ -32,15 +32,15 @@ fn a_compressed_evlog_with_its_graph_gives_a_local_build() {
         assert_eq!(runs.len(), nodes.len());
         for (&id, run) in runs.iter().zip(&truth.runs) {
             let t = model.task(id);
-            assert_eq!(&*t.uid, run.uid);
+            assert_eq!(model.uid(id), run.uid);
             assert_eq!(
                 t.start,
                 Some(((run.start as f64 / 1000.0) * 1000.0) as i64 * NANOS_PER_MS),
                 "ya's int(seconds * 1000)"
             );
             assert_eq!(model.lanes()[t.lane.index()].name, run.host);
-            let want_deps = nodes.iter().find(|n| n.uid == *t.uid).unwrap().deps.len();
-            assert_eq!(model.deps(id).len(), want_deps, "{} has its graph deps", t.uid);
+            let want_deps = nodes.iter().find(|n| n.uid == model.uid(id)).unwrap().deps.len();
+            assert_eq!(model.deps(id).len(), want_deps, "{} has its graph deps", model.uid(id));
         }
         let json = analysis_json(&analysis);
         assert_eq!(json["format"], "ya-evlog");

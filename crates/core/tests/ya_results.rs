@@ -34,7 +34,7 @@ fn ya_state(model: &Model) -> String {
         format!(
             "{} {} {} {} {} {}",
             class(t.role),
-            t.uid,
+            model.uid(id),
             model.lanes()[t.lane.index()].name,
             ms(t.start),
             ms(t.end),
@@ -45,7 +45,7 @@ fn ya_state(model: &Model) -> String {
     for i in 0..model.tasks().len() {
         let id = TaskId(i as u32);
         let deps: Vec<String> =
-            model.deps(id).iter().map(|&d| format!("'{}@{}'", model.task(d).uid, class(model.task(d).role))).collect();
+            model.deps(id).iter().map(|&d| format!("'{}@{}'", model.uid(d), class(model.task(d).role))).collect();
         out += &format!("{} [{}]\n", line(id), deps.join(", "));
     }
     let (path, cycles) = ya_path(model);

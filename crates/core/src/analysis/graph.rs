@@ -72,8 +72,9 @@ mod tests {
         let (lane, kind) = (b.lane("h"), b.kind("K", None));
         let ids: Vec<TaskId> = (0..4)
             .map(|i| {
+                let uid = b.sym(&format!("t{i}"));
                 b.task(Task {
-                    uid: format!("t{i}").into(),
+                    uid,
                     name: None,
                     kind,
                     role: Role::Work,

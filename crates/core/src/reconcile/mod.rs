@@ -18,7 +18,7 @@ use crate::model::Model;
 /// closes it).
 fn report_cycles(model: &Model, diags: &mut crate::diagnostics::Diagnostics) {
     for cycle in crate::analysis::graph::cycles(model) {
-        let names: Vec<&str> = cycle.iter().take(8).map(|&t| &*model.task(t).uid).collect();
+        let names: Vec<&str> = cycle.iter().take(8).map(|&t| model.uid(t)).collect();
         let more = if cycle.len() > 8 { format!(" and {} more", cycle.len() - 8) } else { String::new() };
         diags.report(
             Severity::Error,
@@ -97,7 +97,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             let graph = graph.map(|(_, g)| g);
             match log {
                 Timed::Distbuild(log) => {
-                    Dataset { format: FormatId::Distbuild, inputs, model: distbuild::model(&log, graph) }
+                    Dataset { format: FormatId::Distbuild, inputs, model: distbuild::model(log, graph) }
                 }
                 Timed::Evlog(log) => Dataset { format: FormatId::YaEvlog, inputs, model: ya_evlog::model(&log, graph) },
             }

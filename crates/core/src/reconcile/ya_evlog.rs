@@ -21,9 +21,11 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
         let kind_name = node.and_then(|g| g.kind.as_deref()).unwrap_or(&n.kind);
         let kind = b.kind(kind_name, Some(node.and_then(|g| g.color.as_deref()).unwrap_or("red")));
         let lane = b.lane(&n.thread);
+        let uid = b.sym(&n.uid);
+        let name = node.map(|g| b.sym(&g.description));
         let task = Task {
-            uid: Arc::from(n.uid.as_str()),
-            name: node.map(|g| g.description.clone()),
+            uid,
+            name,
             kind,
             role: Role::Work,
             lane,
@@ -61,8 +63,9 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     for s in &log.stages {
         let kind = b.kind("stage", Some("gray"));
         let lane = b.lane(STAGES_LANE);
+        let uid = b.sym(&s.name);
         b.task(Task {
-            uid: Arc::from(s.name.as_str()),
+            uid,
             name: None,
             kind,
             role: Role::Phase,

@@ -46,7 +46,7 @@ impl<'a> YaReport<'a> {
         let t = self.model.task(id);
         match t.role {
             Role::Work => {
-                let mut tags = vec![t.uid.to_string()];
+                let mut tags = vec![self.model.uid(id).to_owned()];
                 if let Some(m) = &t.meta {
                     tags.extend(m.tags.iter().cloned());
                 }
@@ -58,11 +58,11 @@ impl<'a> YaReport<'a> {
                     "[{}] [{}]: {}",
                     type_name(self.model, id, true),
                     tags.join(" "),
-                    t.name.as_deref().unwrap_or(&t.uid)
+                    t.name.map_or(self.model.uid(id), |n| self.model.str(n))
                 )
             }
             Role::Setup => format!("[{}] {}", type_name(self.model, id, false), self.lane(id)),
-            Role::Phase => format!("[stage] {}", t.uid),
+            Role::Phase => format!("[stage] {}", self.model.uid(id)),
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 let original = producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p));
@@ -284,16 +284,16 @@ impl<'a> YaReport<'a> {
         let (start, end) = (t.start.map(|x| Ms(x).json()), t.end.map(|x| Ms(x).json()));
         match t.role {
             Role::Work => {
-                json!({"kind": "run", "uid": &*t.uid, "host": self.lane(id), "start_ms": start, "end_ms": end})
+                json!({"kind": "run", "uid": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end})
             }
             Role::Transfer => json!({
-                "kind": "copy", "uid": &*t.uid, "consumer": t.target.as_deref(), "host": self.lane(id),
+                "kind": "copy", "uid": self.model.uid(id), "consumer": t.target.map(|s| self.model.str(s)), "host": self.lane(id),
                 "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
             }),
             Role::Setup => json!({
-                "kind": "prepare", "type": &*t.uid, "host": self.lane(id), "start_ms": start, "end_ms": end,
+                "kind": "prepare", "type": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end,
             }),
-            Role::Phase => json!({"kind": "stage", "name": &*t.uid, "start_ms": start, "end_ms": end}),
+            Role::Phase => json!({"kind": "stage", "name": self.model.uid(id), "start_ms": start, "end_ms": end}),
         }
     }
 
@@ -305,22 +305,22 @@ impl<'a> YaReport<'a> {
         match t.role {
             Role::Work => json!({
                 "type": type_name(self.model, id, true), "elapsed": elapsed, "start_ts": start, "end_ts": end,
-                "text": t.name.as_deref(), "platform": t.meta.as_ref().and_then(|m| m.platform.as_deref()),
-                "tags": t.meta.as_ref().map(|m| &m.tags), "host": self.lane(id), "uid": &*t.uid,
+                "text": t.name.map(|s| self.model.str(s)), "platform": t.meta.as_ref().and_then(|m| m.platform.as_deref()),
+                "tags": t.meta.as_ref().map(|m| &m.tags), "host": self.lane(id), "uid": self.model.uid(id),
             }),
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 json!({
                     "text": producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p)), "elapsed": elapsed,
                     "start_ts": start, "end_ts": end, "to_host": self.lane(id),
-                    "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": &*t.uid,
+                    "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": self.model.uid(id),
                 })
             }
             Role::Setup => json!({
                 "elapsed": elapsed, "start_ts": start, "end_ts": end, "type": type_name(self.model, id, false), "host": self.lane(id),
             }),
             Role::Phase => {
-                json!({"elapsed": elapsed, "start_ts": start, "end_ts": end, "type": "stage", "name": &*t.uid})
+                json!({"elapsed": elapsed, "start_ts": start, "end_ts": end, "type": "stage", "name": self.model.uid(id)})
             }
         }
     }

@@ -31,10 +31,8 @@ impl<'a> Fields<'a> {
                 len += 1;
                 from = space + 1;
             }
-            if len < MAX_FIELDS {
-                fields[len] = &text[from..];
-                len += 1;
-            }
+            fields[len] = &text[from..];
+            len += 1;
         }
         Fields { fields, len }
     }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates the simulated samples bundled with the app (deterministic:
+# the same seed gives the same files). The corpus samples are copied as is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p longpole-distbuild-sim
+tmp=$(mktemp -d)
+./target/release/distbuild-sim --nodes 3000 --hosts 20 --seed 2026 --shuffle-ms 40 \
+  --log "$tmp/simulated-build.log" --graph "$tmp/simulated-build.graph.json"
+gzip -9 -n -c "$tmp/simulated-build.log" > samples/simulated-build.log.gz
+gzip -9 -n -c "$tmp/simulated-build.graph.json" > samples/simulated-build.graph.json.gz
+cp ../shared/corpus/distbuild/example.log samples/distbuild-example.log
+rm -rf "$tmp"
