@@ -19,11 +19,14 @@ pub mod hash;
 pub mod ingest;
 pub mod intern;
 pub mod json_split;
+pub mod layout;
 pub mod lines;
 pub mod model;
 pub mod reconcile;
+pub mod render;
 pub mod report;
 pub mod summary;
+pub mod view;
 
 #[cfg(test)]
 mod test_support;

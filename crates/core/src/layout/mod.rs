@@ -1,0 +1,3 @@
+//! Layout: pure geometry of the views, from the model and its analyses.
+
+pub mod timeline;

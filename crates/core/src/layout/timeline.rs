@@ -1,0 +1,294 @@
+//! The timeline: tasks as bars on their lanes, over wall time.
+//!
+//! A lane (a host, a thread) runs several tasks at once, so each lane is
+//! split into rows by first-fit interval partitioning: a task goes to the
+//! first row that is free at its start. [`TimelineIndex`] does that once;
+//! [`TimelineIndex::bars`] then answers a viewport (a time window at a
+//! resolution) with only the bars that are visible, merging runs of bars
+//! narrower than a pixel into one, so a million tasks draw as a few
+//! thousand rectangles at any zoom.
+
+use crate::model::{Model, Nanos, Role, TaskId};
+use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Rows of every lane, tasks sorted by start in each row.
+#[derive(Clone, Debug, Default)]
+pub struct TimelineIndex {
+    /// `rows[lane][row]`: the tasks of that row, by start; they do not overlap.
+    rows: Vec<Vec<Vec<TaskId>>>,
+    /// The row of each task (`u32::MAX` for tasks without both times).
+    row_of: Vec<u32>,
+}
+
+/// A bar, or several merged bars, of one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bar {
+    /// The task, when the bar is one task.
+    pub task: Option<u32>,
+    /// Start, ns.
+    pub start: Nanos,
+    /// End, ns.
+    pub end: Nanos,
+    /// The kind (of the first task, for merged bars).
+    pub kind: u32,
+    /// How many tasks the bar stands for.
+    pub count: u32,
+}
+
+/// The bars of one row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowBars {
+    /// The lane.
+    pub lane: u32,
+    /// The row within the lane.
+    pub row: u32,
+    /// Its visible bars, by start.
+    pub bars: Vec<Bar>,
+}
+
+/// What part of the timeline to lay out.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Viewport {
+    /// First time shown, ns.
+    pub start: Nanos,
+    /// Last time shown, ns.
+    pub end: Nanos,
+    /// Width in pixels.
+    pub width: f64,
+}
+
+impl Viewport {
+    /// Nanoseconds per pixel.
+    pub fn ns_per_px(&self) -> f64 {
+        (self.end - self.start).max(1) as f64 / self.width.max(1.0)
+    }
+
+    /// The x pixel of a time.
+    pub fn x(&self, t: Nanos) -> f64 {
+        (t - self.start) as f64 / self.ns_per_px()
+    }
+}
+
+impl TimelineIndex {
+    /// Splits every lane into rows. Phases (build stages) get their own rows
+    /// on their lane like any task.
+    pub fn new(model: &Model) -> Self {
+        let mut by_lane: Vec<Vec<TaskId>> = vec![Vec::new(); model.lanes().len()];
+        for (i, t) in model.tasks().iter().enumerate() {
+            if t.start.is_some() && t.end.is_some() {
+                by_lane[t.lane.index()].push(TaskId(i as u32));
+            }
+        }
+        let mut row_of = vec![u32::MAX; model.tasks().len()];
+        let rows = by_lane
+            .into_iter()
+            .map(|mut tasks| {
+                // Setup first on a tie, so prepare tasks sit at the start of their lane.
+                tasks.sort_by_key(|&t| {
+                    let task = model.task(t);
+                    (task.start, task.role != Role::Setup, Reverse(task.end), t)
+                });
+                let mut rows: Vec<Vec<TaskId>> = Vec::new();
+                let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
+                for t in tasks {
+                    let task = model.task(t);
+                    let (start, end) = (task.start.unwrap_or(0), task.end.unwrap_or(0));
+                    let row = match free.peek() {
+                        Some(&Reverse((free_at, row))) if free_at <= start => {
+                            free.pop();
+                            row
+                        }
+                        _ => {
+                            rows.push(Vec::new());
+                            rows.len() as u32 - 1
+                        }
+                    };
+                    rows[row as usize].push(t);
+                    row_of[t.index()] = row;
+                    free.push(Reverse((end.max(start), row)));
+                }
+                rows
+            })
+            .collect();
+        TimelineIndex { rows, row_of }
+    }
+
+    /// Rows per lane.
+    pub fn rows_per_lane(&self) -> Vec<u32> {
+        self.rows.iter().map(|r| r.len().max(1) as u32).collect()
+    }
+
+    /// The row of a task within its lane, if it is on the timeline.
+    pub fn row(&self, task: TaskId) -> Option<u32> {
+        self.row_of.get(task.index()).copied().filter(|&r| r != u32::MAX)
+    }
+
+    /// The visible bars of the rows of `lanes`, for a viewport.
+    pub fn bars(&self, model: &Model, view: Viewport, lanes: std::ops::Range<usize>) -> Vec<RowBars> {
+        let px = view.ns_per_px();
+        let mut out = Vec::new();
+        for lane in lanes.start.min(self.rows.len())..lanes.end.min(self.rows.len()) {
+            for (row, tasks) in self.rows[lane].iter().enumerate() {
+                // Rows do not overlap, so ends grow with starts: find the first task ending in view.
+                let first = tasks.partition_point(|&t| model.task(t).end.unwrap_or(0) < view.start);
+                let mut bars: Vec<Bar> = Vec::new();
+                for &t in &tasks[first..] {
+                    let task = model.task(t);
+                    let (start, end) = (task.start.unwrap_or(0), task.end.unwrap_or(0));
+                    if start > view.end {
+                        break;
+                    }
+                    let narrow = ((end - start) as f64) < px;
+                    match bars.last_mut() {
+                        // Join a narrow bar to the bar before when they touch within a pixel
+                        // and that one is narrow or merged too.
+                        Some(last)
+                            if narrow
+                                && ((start - last.end) as f64) < px
+                                && (last.count > 1 || ((last.end - last.start) as f64) < px) =>
+                        {
+                            last.end = last.end.max(end);
+                            last.count += 1;
+                            last.task = None;
+                        }
+                        _ => bars.push(Bar { task: Some(t.0), start, end, kind: task.kind.0, count: 1 }),
+                    }
+                }
+                out.push(RowBars { lane: lane as u32, row: row as u32, bars });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ModelBuilder, Task};
+
+    fn model(spans: &[(&str, i64, i64)]) -> Model {
+        let mut b = ModelBuilder::new();
+        let kind = b.kind("K", None);
+        for &(lane, start, end) in spans {
+            let lane = b.lane(lane);
+            let uid = b.sym("t");
+            b.task(Task {
+                uid,
+                name: None,
+                kind,
+                role: Role::Work,
+                lane,
+                start: Some(start),
+                end: Some(end),
+                bytes: None,
+                origin: None,
+                target: None,
+                meta: None,
+                cached: false,
+                failed: false,
+            });
+        }
+        b.build()
+    }
+
+    #[test]
+    fn overlapping_tasks_go_to_rows_first_fit() {
+        let m = model(&[("h", 0, 10), ("h", 5, 15), ("h", 10, 20), ("g", 0, 1)]);
+        let idx = TimelineIndex::new(&m);
+        assert_eq!(idx.rows_per_lane(), vec![2, 1]);
+        assert_eq!([0, 1, 2].map(|i| idx.row(TaskId(i))), [Some(0), Some(1), Some(0)]);
+    }
+
+    #[test]
+    fn narrow_bars_merge_and_only_visible_ones_come() {
+        // 1000 tasks of 1 ns, then one long task.
+        let mut spans: Vec<(&str, i64, i64)> = (0..1000).map(|i| ("h", i * 2, i * 2 + 1)).collect();
+        spans.push(("h", 3000, 4000));
+        let m = model(&spans);
+        let idx = TimelineIndex::new(&m);
+        let all = idx.bars(&m, Viewport { start: 0, end: 4000, width: 400.0 }, 0..1);
+        let bars = &all[0].bars;
+        assert_eq!(bars.len(), 2, "{bars:?}");
+        assert_eq!((bars[0].count, bars[0].task), (1000, None));
+        assert_eq!((bars[1].start, bars[1].task), (3000, Some(1000)));
+        let zoomed = idx.bars(&m, Viewport { start: 100, end: 110, width: 1000.0 }, 0..1);
+        assert_eq!(zoomed[0].bars.len(), 6, "tasks 49..=54 touch the window");
+        assert!(zoomed[0].bars.iter().all(|b| b.count == 1));
+    }
+}
+
+/// Where rows sit vertically: the chart's fixed geometry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// Height of the time axis at the top, px.
+    pub axis: f64,
+    /// Width of the lane labels on the left, px.
+    pub gutter: f64,
+    /// Height of one row, px.
+    pub row: f64,
+    /// Space between two lanes, px.
+    pub gap: f64,
+    /// y of the top of each lane, px, and the total height last.
+    lane_top: Vec<f64>,
+}
+
+impl Frame {
+    /// The frame of lanes with these row counts.
+    pub fn new(rows_per_lane: &[u32]) -> Self {
+        let (axis, row, gap) = (24.0, 14.0, 6.0);
+        let mut lane_top = Vec::with_capacity(rows_per_lane.len() + 1);
+        let mut y = axis;
+        for &r in rows_per_lane {
+            lane_top.push(y);
+            y += f64::from(r.max(1)) * row + gap;
+        }
+        lane_top.push(y);
+        Frame { axis, gutter: 180.0, row, gap, lane_top }
+    }
+
+    /// y of the top of a row.
+    pub fn row_y(&self, lane: u32, row: u32) -> f64 {
+        self.lane_top.get(lane as usize).copied().unwrap_or(0.0) + f64::from(row) * self.row
+    }
+
+    /// y of the top of a lane.
+    pub fn lane_y(&self, lane: u32) -> f64 {
+        self.lane_top.get(lane as usize).copied().unwrap_or(0.0)
+    }
+
+    /// Total height, px.
+    pub fn height(&self) -> f64 {
+        self.lane_top.last().copied().unwrap_or(self.axis)
+    }
+
+    /// The lanes that intersect the band `top..bottom` (px).
+    pub fn lanes_between(&self, top: f64, bottom: f64) -> std::ops::Range<usize> {
+        let lanes = self.lane_top.len().saturating_sub(1);
+        let first = self.lane_top[..lanes].partition_point(|&y| y <= top).saturating_sub(1);
+        let last = self.lane_top[..lanes].partition_point(|&y| y < bottom);
+        first..last.max(first)
+    }
+}
+
+/// Tick marks for a time axis: (time, label) pairs, about one per 100 px.
+pub fn ticks(view: Viewport, origin: Nanos) -> Vec<(Nanos, String)> {
+    let span = (view.end - view.start).max(1) as f64;
+    let target = span / (view.width / 100.0).max(1.0);
+    let steps: [f64; 22] =
+        [1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9, 5e9, 1e10];
+    let mut step = steps.iter().copied().find(|&s| s >= target).unwrap_or(60e9);
+    while step < target {
+        step *= 2.0;
+    }
+    let step = step as Nanos;
+    let first = ((view.start - origin).div_euclid(step) + 1) * step + origin;
+    let mut out = Vec::new();
+    let mut t = first;
+    while t <= view.end && out.len() < 200 {
+        out.push((t, crate::dump::duration_label(t - origin)));
+        t += step;
+    }
+    out
+}

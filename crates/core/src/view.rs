@@ -1,0 +1,308 @@
+//! What the app shows of one run, computed once in the worker and sent to
+//! the page: the headline numbers, both paths with their steps, the
+//! breakdown of the path, and the report's tables. Sized for the UI: rows
+//! are the report's (a few dozen), not every task; the timeline's bars come
+//! separately, per viewport ([`crate::layout::timeline`]).
+
+use crate::analysis::critical_path::Path;
+use crate::analysis::ya_stat::type_name;
+use crate::formats::FormatId;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::{Model, Nanos, Role, TaskId};
+use crate::report::YaReport;
+use serde::{Deserialize, Serialize};
+
+/// One task as a row of a table or a step of a path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskRow {
+    /// Its id in the model (for selection and details).
+    pub id: u32,
+    /// `run`, `copy`, `prepare` or `stage`.
+    pub kind: String,
+    /// The uid (for a prepare task: its type; for a copy: the delivered uid).
+    pub uid: String,
+    /// What to show.
+    pub label: String,
+    /// ya's type (`CC`, `Copy`, `prepare:resources`, `CC-CACHED`).
+    pub task_type: String,
+    /// Index of its kind in [`RunView::kinds`].
+    pub kind_index: u32,
+    /// Its lane's name (host, thread).
+    pub lane: String,
+    /// Index of its lane in [`RunView::lanes`].
+    pub lane_index: u32,
+    /// Its row within the lane on the timeline, if it is on it.
+    pub row: Option<u32>,
+    /// Start, ns.
+    pub start: Option<Nanos>,
+    /// End, ns.
+    pub end: Option<Nanos>,
+    /// Bytes, when known.
+    pub bytes: Option<u64>,
+    /// For a copy: where from.
+    pub from_lane: Option<String>,
+    /// Idle time before it on a blocking chain (0 elsewhere).
+    pub gap: Nanos,
+}
+
+/// A kind of task, for colours and the legend.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KindView {
+    /// Its name.
+    pub name: String,
+    /// The producer's colour name, if any.
+    pub color: Option<String>,
+}
+
+/// Time of a path spent in one kind of task, or waiting.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Share {
+    /// `prepare`, `copy`, a run type (`CC`), or `waiting`.
+    pub part: String,
+    /// Time, ns.
+    pub time: Nanos,
+}
+
+/// A path (ya's or the blocking chain) for the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathView {
+    /// ya's path: the sum of durations; blocking chain: first start to last end.
+    pub total: Nanos,
+    /// The steps, first first.
+    pub steps: Vec<TaskRow>,
+    /// Where its time went, largest first, waiting last.
+    pub breakdown: Vec<Share>,
+}
+
+/// One row of "time by type".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypeRow {
+    /// The type.
+    pub task_type: String,
+    /// Tasks.
+    pub count: u64,
+    /// Total time, ns.
+    pub total: Nanos,
+}
+
+/// Everything the page shows of a run but the timeline's bars.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunView {
+    /// The format.
+    pub format: FormatId,
+    /// The lanes, in model order.
+    pub lanes: Vec<String>,
+    /// Timeline rows of each lane.
+    pub rows_per_lane: Vec<u32>,
+    /// The kinds, in model order.
+    pub kinds: Vec<KindView>,
+    /// First and last time of the run, ns.
+    pub window: Option<(Nanos, Nanos)>,
+    /// Run, copy, prepare and stage task counts.
+    pub counts: TaskCounts,
+    /// ya's critical path.
+    pub critical_path: PathView,
+    /// The blocking chain.
+    pub blocking_chain: PathView,
+    /// Where the two differ, in words.
+    pub differences: Vec<String>,
+    /// The 10 longest tasks.
+    pub longest: Vec<TaskRow>,
+    /// The 10 biggest copies.
+    pub biggest_copies: Vec<TaskRow>,
+    /// Time by type.
+    pub by_type: Vec<TypeRow>,
+    /// Wall time by stage: (stage, ns).
+    pub stages: Vec<(String, Nanos)>,
+    /// ya's cache line, as ya prints it.
+    pub cache_line: String,
+    /// Failed, test and run time, ns.
+    pub totals: (Nanos, Nanos, Nanos),
+    /// ya's report as text.
+    pub report_text: String,
+}
+
+/// Task counts by role.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskCounts {
+    /// Run tasks.
+    pub run: u64,
+    /// Copies.
+    pub copy: u64,
+    /// Prepare tasks.
+    pub prepare: u64,
+    /// Stages.
+    pub stage: u64,
+}
+
+/// The kind word of a task (`run`, `copy`, `prepare`, `stage`).
+pub fn role_word(role: Role) -> &'static str {
+    match role {
+        Role::Work => "run",
+        Role::Transfer => "copy",
+        Role::Setup => "prepare",
+        Role::Phase => "stage",
+    }
+}
+
+/// A task as a row.
+pub fn task_row(model: &Model, index: &TimelineIndex, id: TaskId, gap: Nanos) -> TaskRow {
+    let t = model.task(id);
+    TaskRow {
+        id: id.0,
+        kind: role_word(t.role).to_owned(),
+        uid: model.uid(id).to_owned(),
+        label: model.label(id).into_owned(),
+        task_type: type_name(model, id, true),
+        kind_index: t.kind.0,
+        lane: model.lanes()[t.lane.index()].name.clone(),
+        lane_index: t.lane.0,
+        row: index.row(id),
+        start: t.start,
+        end: t.end,
+        bytes: t.bytes,
+        from_lane: t.origin.map(|o| model.lanes()[o.index()].name.clone()),
+        gap,
+    }
+}
+
+/// Where a path's time went: per part (prepare, copy, each run type), and waiting.
+fn breakdown(model: &Model, steps: &[TaskRow]) -> Vec<Share> {
+    let mut parts: Vec<Share> = Vec::new();
+    let mut waiting = 0;
+    for (i, s) in steps.iter().enumerate() {
+        let t = model.task(TaskId(s.id));
+        let part = match t.role {
+            Role::Setup => "prepare".to_owned(),
+            Role::Transfer => "copy".to_owned(),
+            Role::Phase => "stage".to_owned(),
+            Role::Work => model.kinds()[t.kind.index()].name.clone(),
+        };
+        let d = t.duration().unwrap_or(0);
+        match parts.iter_mut().find(|p| p.part == part) {
+            Some(p) => p.time += d,
+            None => parts.push(Share { part, time: d }),
+        }
+        if i > 0 {
+            let prev_end = steps[i - 1].end.unwrap_or(0);
+            waiting += (s.start.unwrap_or(0) - prev_end).max(0);
+        }
+    }
+    parts.sort_by_key(|p| std::cmp::Reverse(p.time));
+    parts.push(Share { part: "waiting".to_owned(), time: waiting });
+    parts
+}
+
+fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps: Option<&[Nanos]>) -> PathView {
+    let steps: Vec<TaskRow> = path
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| task_row(model, index, t, gaps.and_then(|g| g.get(i).copied()).unwrap_or(0)))
+        .collect();
+    PathView { total: path.total, breakdown: breakdown(model, &steps), steps }
+}
+
+impl RunView {
+    /// The view of a ya build (distbuild or evlog), laid out on `index`.
+    pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
+        let r = YaReport::new(model, format);
+        let count = |role: Role| model.tasks().iter().filter(|t| t.role == role).count() as u64;
+        let gaps: Vec<Nanos> = r.steps.iter().map(|s| s.gap).collect();
+        let text = r.text();
+        let cache_line = text.lines().next().unwrap_or_default().to_owned();
+        let differences = text
+            .lines()
+            .skip_while(|l| !l.starts_with("Where it differs"))
+            .skip(1)
+            .map(|l| l.trim_start_matches("- ").to_owned())
+            .collect();
+        let s = &r.stat.stages;
+        RunView {
+            format,
+            lanes: model.lanes().iter().map(|l| l.name.clone()).collect(),
+            rows_per_lane: index.rows_per_lane(),
+            kinds: model.kinds().iter().map(|k| KindView { name: k.name.clone(), color: k.color.clone() }).collect(),
+            window: model.window(),
+            counts: TaskCounts {
+                run: count(Role::Work),
+                copy: count(Role::Transfer),
+                prepare: count(Role::Setup),
+                stage: count(Role::Phase),
+            },
+            critical_path: path_view(model, index, &r.ya, None),
+            blocking_chain: path_view(model, index, &r.blocking, Some(&gaps)),
+            differences,
+            longest: r.stat.longest.iter().map(|&t| task_row(model, index, t, 0)).collect(),
+            biggest_copies: r.stat.biggest_copies.iter().map(|&t| task_row(model, index, t, 0)).collect(),
+            by_type: r
+                .stat
+                .by_type
+                .iter()
+                .map(|t| TypeRow { task_type: t.kind.clone(), count: t.count, total: t.total })
+                .collect(),
+            stages: vec![
+                ("tests only".to_owned(), s.tests_only),
+                ("tests with other".to_owned(), s.tests_with_other),
+                ("build only".to_owned(), s.build_only),
+                ("build with other".to_owned(), s.build_with_other),
+                ("download only".to_owned(), s.download_only),
+                ("download with other".to_owned(), s.download_with_other),
+                ("service only".to_owned(), s.service_only),
+            ],
+            cache_line,
+            totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
+            report_text: text,
+        }
+    }
+}
+
+/// Everything the details panel shows of one task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskDetails {
+    /// The task.
+    pub task: TaskRow,
+    /// Its full name (a build node's description).
+    pub name: Option<String>,
+    /// The tasks it waited for (at most [`TaskDetails::LIST`]).
+    pub deps: Vec<TaskRow>,
+    /// How many it waited for.
+    pub dep_count: usize,
+    /// The tasks that waited for it (at most [`TaskDetails::LIST`]).
+    pub dependants: Vec<TaskRow>,
+    /// How many waited for it.
+    pub dependant_count: usize,
+    /// Its result came from a cache.
+    pub cached: bool,
+    /// It failed.
+    pub failed: bool,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// Its platform.
+    pub platform: Option<String>,
+}
+
+impl TaskDetails {
+    /// Longest dependency list sent.
+    pub const LIST: usize = 200;
+
+    /// The details of `id`.
+    pub fn of(model: &Model, index: &TimelineIndex, id: TaskId) -> TaskDetails {
+        let t = model.task(id);
+        let deps = model.deps(id);
+        let dependants: Vec<TaskId> =
+            (0..model.tasks().len() as u32).map(TaskId).filter(|&d| model.deps(d).contains(&id)).collect();
+        TaskDetails {
+            task: task_row(model, index, id, 0),
+            name: t.name.map(|n| model.str(n).to_owned()),
+            deps: deps.iter().take(Self::LIST).map(|&d| task_row(model, index, d, 0)).collect(),
+            dep_count: deps.len(),
+            dependants: dependants.iter().take(Self::LIST).map(|&d| task_row(model, index, d, 0)).collect(),
+            dependant_count: dependants.len(),
+            cached: t.cached,
+            failed: t.failed,
+            tags: t.meta.as_ref().map(|m| m.tags.clone()).unwrap_or_default(),
+            platform: t.meta.as_ref().and_then(|m| m.platform.clone()),
+        }
+    }
+}
