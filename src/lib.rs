@@ -5,6 +5,7 @@
 #![deny(missing_docs)]
 
 pub mod components;
+pub mod download;
 pub mod format;
 pub mod hooks;
 pub mod protocol;

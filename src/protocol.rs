@@ -6,6 +6,8 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
+use longpole_core::layout::timeline::{RowBars, Viewport};
+use longpole_core::view::{RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +27,33 @@ pub enum Request {
     Cancel {
         /// The run to stop.
         run: RunId,
+    },
+    /// The timeline's bars of some lanes in a viewport.
+    Bars {
+        /// The run.
+        run: RunId,
+        /// Echoed back, so the page keeps only the newest answer.
+        seq: u32,
+        /// The time window and width.
+        viewport: Viewport,
+        /// First lane and one past the last.
+        lanes: (usize, usize),
+    },
+    /// Everything about one task, for the details panel.
+    Details {
+        /// The run.
+        run: RunId,
+        /// The task's id.
+        task: u32,
+    },
+    /// The timeline as a standalone SVG file.
+    ExportSvg {
+        /// The run.
+        run: RunId,
+        /// The time window and width.
+        viewport: Viewport,
+        /// Highlight the blocking chain instead of ya's path.
+        chain: bool,
     },
 }
 
@@ -67,8 +96,35 @@ pub enum Response {
         run: RunId,
         /// What was found.
         summary: Summary,
+        /// What the views show of the first run, when there is one.
+        view: Option<Box<RunView>>,
         /// Milliseconds from the request to the result.
         elapsed_ms: f64,
+    },
+    /// Bars for a viewport.
+    Bars {
+        /// The run.
+        run: RunId,
+        /// The request's sequence number.
+        seq: u32,
+        /// The viewport they were laid out for.
+        viewport: Viewport,
+        /// The bars, per row.
+        rows: Vec<RowBars>,
+    },
+    /// A task's details.
+    Details {
+        /// The run.
+        run: RunId,
+        /// The details.
+        details: Box<TaskDetails>,
+    },
+    /// An exported SVG file.
+    Svg {
+        /// The run.
+        run: RunId,
+        /// The file's text.
+        text: String,
     },
     /// A run could not finish: an input is not (or no longer) a readable format.
     Failed {
@@ -123,7 +179,7 @@ mod tests {
             longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
                 .unwrap();
         let summary = Summary::of(&longpole_core::reconcile(vec![input]));
-        let done = Response::Done { run: 3, summary, elapsed_ms: 1.0 };
+        let done = Response::Done { run: 3, summary, view: None, elapsed_ms: 1.0 };
         assert_eq!(serde_json::from_str::<Response>(&done.to_json()).unwrap(), done);
     }
 }

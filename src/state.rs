@@ -2,6 +2,9 @@
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
 use crate::protocol::{Progress, Response, RunId};
+use longpole_core::layout::timeline::RowBars;
+use longpole_core::model::Nanos;
+use longpole_core::view::{RunView, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::Reducible;
@@ -26,6 +29,8 @@ pub enum Phase {
         names: Vec<String>,
         /// What was found.
         summary: Rc<Summary>,
+        /// What the views show, when the inputs make a run.
+        view: Option<Rc<RunView>>,
         /// How long it took, ms.
         elapsed_ms: f64,
     },
@@ -38,6 +43,49 @@ pub enum Phase {
     Cancelled,
 }
 
+/// The tabs of a ready run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// The flame-style chart over lanes.
+    Timeline,
+    /// ya's report as tables.
+    Tables,
+    /// ya's report as text.
+    Report,
+    /// Every diagnostic.
+    Diagnostics,
+}
+
+/// How the user is exploring a ready run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explore {
+    /// The open tab.
+    pub tab: Tab,
+    /// Show the blocking chain instead of ya's critical path.
+    pub chain: bool,
+    /// The time window shown, ns (None: the whole run).
+    pub window: Option<(Nanos, Nanos)>,
+    /// The selected task.
+    pub selected: Option<u32>,
+    /// Its details, once the worker sent them.
+    pub details: Option<Rc<TaskDetails>>,
+    /// The timeline's bars for the current viewport.
+    pub bars: Rc<Vec<RowBars>>,
+}
+
+impl Default for Explore {
+    fn default() -> Self {
+        Explore {
+            tab: Tab::Timeline,
+            chain: false,
+            window: None,
+            selected: None,
+            details: None,
+            bars: Rc::new(Vec::new()),
+        }
+    }
+}
+
 /// The whole state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
@@ -47,11 +95,28 @@ pub struct AppState {
     pub phase: Phase,
     /// The keyboard help is open.
     pub help: bool,
+    /// How the ready run is explored.
+    pub explore: Explore,
 }
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState { run: 0, phase: Phase::Idle, help: false }
+        AppState { run: 0, phase: Phase::Idle, help: false, explore: Explore::default() }
+    }
+}
+
+impl AppState {
+    /// The view of the ready run, if any.
+    pub fn view(&self) -> Option<&Rc<RunView>> {
+        match &self.phase {
+            Phase::Ready { view, .. } => view.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The time window shown: the chosen one, or the whole run.
+    pub fn window(&self) -> Option<(Nanos, Nanos)> {
+        self.explore.window.or_else(|| self.view().and_then(|v| v.window))
     }
 }
 
@@ -75,6 +140,23 @@ pub enum Action {
     ToggleHelp,
     /// Hide the keyboard help.
     CloseHelp,
+    /// Open a tab.
+    Tab(Tab),
+    /// Switch between ya's path and the blocking chain.
+    ToggleChain,
+    /// Show this time window (ns).
+    Window(Nanos, Nanos),
+    /// Zoom by `factor` (< 1 zooms in) around the point at `at` (0..1 across the window).
+    Zoom {
+        /// The factor.
+        factor: f64,
+        /// Where, as a fraction of the window.
+        at: f64,
+    },
+    /// Move the window by a fraction of its width (negative: left).
+    Pan(f64),
+    /// Select a task (or nothing).
+    Select(Option<u32>),
 }
 
 impl Reducible for AppState {
@@ -93,12 +175,20 @@ impl Reducible for AppState {
                         *progress = Some(p);
                     }
                 }
-                Response::Done { run, summary, elapsed_ms } if run == self.run => {
+                Response::Done { run, summary, view, elapsed_ms } if run == self.run => {
                     let names = match &self.phase {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
                     };
-                    next.phase = Phase::Ready { names, summary: Rc::new(summary), elapsed_ms };
+                    next.phase =
+                        Phase::Ready { names, summary: Rc::new(summary), view: view.map(|v| Rc::new(*v)), elapsed_ms };
+                    next.explore = Explore::default();
+                }
+                Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Rc::new(rows),
+                Response::Details { run, details }
+                    if run == self.run && Some(details.task.id) == self.explore.selected =>
+                {
+                    next.explore.details = Some(Rc::new(*details));
                 }
                 Response::Failed { run, message } if run == self.run => next.phase = Phase::Failed { message },
                 Response::Cancelled { run } if run == self.run => next.phase = Phase::Cancelled,
@@ -108,8 +198,43 @@ impl Reducible for AppState {
             Action::Failed(message) => next.phase = Phase::Failed { message },
             Action::ToggleHelp => next.help = !next.help,
             Action::CloseHelp => next.help = false,
+            Action::Tab(tab) => next.explore.tab = tab,
+            Action::ToggleChain => next.explore.chain = !next.explore.chain,
+            Action::Window(a, b) => next.explore.window = self.clamp(a, b),
+            Action::Zoom { factor, at } => {
+                let Some((a, b)) = self.window() else { return self };
+                let span = (b - a) as f64;
+                let pivot = a as f64 + span * at.clamp(0.0, 1.0);
+                let new_span = (span * factor).max(1_000.0);
+                let start = pivot - (pivot - a as f64) * new_span / span;
+                next.explore.window = self.clamp(start as Nanos, (start + new_span) as Nanos);
+            }
+            Action::Pan(fraction) => {
+                let Some((a, b)) = self.window() else { return self };
+                let shift = ((b - a) as f64 * fraction) as Nanos;
+                next.explore.window = self.clamp(a + shift, b + shift);
+            }
+            Action::Select(task) => {
+                next.explore.selected = task;
+                next.explore.details = None;
+            }
         }
         Rc::new(next)
+    }
+}
+
+impl AppState {
+    /// A window kept inside the run (with a little margin), or None for the whole run.
+    fn clamp(&self, a: Nanos, b: Nanos) -> Option<(Nanos, Nanos)> {
+        let (lo, hi) = self.view().and_then(|v| v.window)?;
+        let margin = (hi - lo) / 20;
+        let (lo, hi) = (lo - margin, hi + margin);
+        let span = (b - a).clamp(1_000, hi - lo);
+        let start = a.clamp(lo, hi - span);
+        if span >= hi - lo - 2 * margin && start <= lo + margin {
+            return None;
+        }
+        Some((start, start + span))
     }
 }
 

@@ -8,8 +8,12 @@
 
 use crate::protocol::{Progress, Request, Response, RunId};
 use js_sys::{Array, Reflect, Uint8Array};
-use longpole_core::{reconcile, Ingest, Input, Summary};
-use std::cell::Cell;
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::model::TaskId;
+use longpole_core::render::timeline_svg::timeline_svg;
+use longpole_core::view::{RunView, TaskDetails};
+use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -30,9 +34,45 @@ fn post(response: &Response) {
     let _ = scope().post_message(&JsValue::from_str(&response.to_json()));
 }
 
+/// The last finished run, kept for the views' questions.
+struct Loaded {
+    run: RunId,
+    analysis: Analysis,
+    index: TimelineIndex,
+    view: Option<RunView>,
+}
+
+type Shared = Rc<RefCell<Option<Loaded>>>;
+
+/// Answers a view's question about the loaded run.
+fn answer(loaded: &Shared, request: Request) {
+    let loaded = loaded.borrow();
+    let Some(l) = loaded.as_ref() else { return };
+    let Some(dataset) = l.analysis.datasets.first() else { return };
+    let model = &dataset.model;
+    let response = match request {
+        Request::Bars { run, seq, viewport, lanes } if run == l.run => {
+            Response::Bars { run, seq, viewport, rows: l.index.bars(model, viewport, lanes.0..lanes.1) }
+        }
+        Request::Details { run, task } if run == l.run && (task as usize) < model.tasks().len() => {
+            Response::Details { run, details: Box::new(TaskDetails::of(model, &l.index, TaskId(task))) }
+        }
+        Request::ExportSvg { run, viewport, chain } if run == l.run => {
+            let Some(view) = &l.view else { return };
+            let path = if chain { &view.blocking_chain } else { &view.critical_path };
+            let rows = l.index.bars(model, viewport, 0..view.lanes.len());
+            let title = l.analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
+            Response::Svg { run, text: timeline_svg(view, &rows, viewport, path, &title) }
+        }
+        _ => return,
+    };
+    post(&response);
+}
+
 /// Starts the worker: listens for requests and says it is ready.
 pub fn start() {
     let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
+    let loaded: Shared = Rc::new(RefCell::new(None));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
         let json = Reflect::get(&data, &JsValue::from_str("json")).ok().and_then(|j| j.as_string()).unwrap_or_default();
@@ -43,13 +83,14 @@ pub fn start() {
                     .ok()
                     .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
                     .unwrap_or_default();
-                spawn_local(analyze(run, files, current.clone()));
+                spawn_local(analyze(run, files, current.clone(), loaded.clone()));
             }
             Ok(Request::Cancel { run }) => {
                 if current.get() == run {
                     current.set(0);
                 }
             }
+            Ok(other) => answer(&loaded, other),
             Err(_) => {}
         }
     });
@@ -67,17 +108,35 @@ pub enum Stop {
     Failed(String),
 }
 
-async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>) {
+async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded: Shared) {
     let began = js_sys::Date::now();
     let response = match read_all(run, &files, &current, began).await {
-        Ok(summary) => Response::Done { run, summary, elapsed_ms: js_sys::Date::now() - began },
+        Ok(analysis) => {
+            let summary = Summary::of(&analysis);
+            let (index, view) = match analysis.datasets.first() {
+                Some(d) => {
+                    let index = TimelineIndex::new(&d.model);
+                    let view = RunView::of_ya(&d.model, d.format, &index);
+                    (index, Some(view))
+                }
+                None => (TimelineIndex::default(), None),
+            };
+            let response = Response::Done {
+                run,
+                summary,
+                view: view.clone().map(Box::new),
+                elapsed_ms: js_sys::Date::now() - began,
+            };
+            *loaded.borrow_mut() = Some(Loaded { run, analysis, index, view });
+            response
+        }
         Err(Stop::Cancelled) => Response::Cancelled { run },
         Err(Stop::Failed(message)) => Response::Failed { run, message },
     };
     post(&response);
 }
 
-async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<Summary, Stop> {
+async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<Analysis, Stop> {
     let total: u64 = files.iter().map(|f| f.size() as u64).sum();
     let mut done = 0u64;
     let mut diagnostics_before = 0;
@@ -111,7 +170,7 @@ async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64)
         diagnostics_before += input.info.diagnostics.total();
         inputs.push(input);
     }
-    Ok(Summary::of(&reconcile(inputs)))
+    Ok(reconcile(inputs))
 }
 
 /// Reads `file` in slices of `slice` bytes through an [`Ingest`].

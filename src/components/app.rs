@@ -5,6 +5,7 @@ use super::header::{files_of, Header};
 use super::help::Help;
 use super::landing::Landing;
 use super::reading::Reading;
+use super::run_view::RunView;
 use super::summary_view::SummaryView;
 use crate::hooks::{use_analysis_worker, use_keys};
 use crate::protocol::Request;
@@ -12,6 +13,7 @@ use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
 use std::cell::Cell;
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Blob, File, HtmlInputElement};
@@ -41,6 +43,22 @@ async fn fetch_sample(sample: Sample) -> Result<Vec<File>, String> {
         files.push(fetch_sample_file(name).await?);
     }
     Ok(files)
+}
+
+/// Focuses the tables' search box once it is drawn.
+fn focus_search() {
+    let focus = Closure::once_into_js(|| {
+        let input = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid=\"table-search\"]").ok().flatten())
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(input) = input {
+            let _ = input.focus();
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback(focus.unchecked_ref());
+    }
 }
 
 /// The whole page.
@@ -93,6 +111,7 @@ pub fn App() -> Html {
     {
         let (dispatch, cancel, file_input) = (dispatch.clone(), cancel.clone(), file_input.clone());
         let (help, reading) = (state.help, matches!(state.phase, Phase::Reading { .. }));
+        let exploring = state.view().is_some();
         use_keys(Callback::from(move |key: String| match key.as_str() {
             "o" | "O" => {
                 if let Some(input) = file_input.cast::<HtmlInputElement>() {
@@ -102,6 +121,15 @@ pub fn App() -> Html {
             "?" => dispatch.emit(Action::ToggleHelp),
             "Escape" if help => dispatch.emit(Action::CloseHelp),
             "Escape" if reading => cancel.emit(()),
+            "Escape" if exploring => dispatch.emit(Action::Select(None)),
+            "w" | "W" if exploring => dispatch.emit(Action::Zoom { factor: 0.8, at: 0.5 }),
+            "s" | "S" if exploring => dispatch.emit(Action::Zoom { factor: 1.25, at: 0.5 }),
+            "a" | "A" if exploring => dispatch.emit(Action::Pan(-0.2)),
+            "d" | "D" if exploring => dispatch.emit(Action::Pan(0.2)),
+            "/" if exploring => {
+                dispatch.emit(Action::Tab(crate::state::Tab::Tables));
+                focus_search();
+            }
             _ => {}
         }));
     }
@@ -130,6 +158,13 @@ pub fn App() -> Html {
         Phase::Idle => html! { <Landing on_sample={on_sample.clone()} /> },
         Phase::Reading { names, total, progress } => {
             html! { <Reading names={names.clone()} total={*total} progress={progress.clone()} on_cancel={cancel.clone()} /> }
+        }
+        Phase::Ready { summary, view: Some(view), elapsed_ms, .. } if state.window().is_some() => {
+            let window = state.window().unwrap_or_default();
+            html! {
+                <RunView run={state.run} summary={summary.clone()} view={view.clone()} explore={state.explore.clone()} {window}
+                    elapsed_ms={*elapsed_ms} worker={worker.clone()} dispatch={dispatch.clone()} />
+            }
         }
         Phase::Ready { summary, elapsed_ms, .. } => {
             html! { <SummaryView summary={summary.clone()} elapsed_ms={*elapsed_ms} /> }

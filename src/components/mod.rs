@@ -2,12 +2,19 @@
 //! actions or callbacks; none computes anything the core could.
 
 mod app;
+mod breakdown;
+mod details;
 mod diagnostics_list;
 mod error_panel;
 mod header;
 mod help;
 mod landing;
+mod path_list;
 mod reading;
+mod run_facts;
+mod run_view;
 mod summary_view;
+mod tables;
+mod timeline;
 
 pub use app::App;

@@ -83,6 +83,11 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                     let Some(json) = event.data().as_string() else { return };
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
+                        Ok(Response::Svg { text, .. }) => {
+                            if let Err(e) = crate::download::download("longpole-timeline.svg", "image/svg+xml", &text) {
+                                dispatch.emit(Action::Failed(e));
+                            }
+                        }
                         Ok(response) => dispatch.emit(Action::Worker(response)),
                         Err(_) => {}
                     }

@@ -14,6 +14,7 @@ pub mod decompress;
 pub mod diagnostics;
 pub mod dump;
 pub mod error;
+pub mod export;
 pub mod formats;
 pub mod hash;
 pub mod ingest;

@@ -1,0 +1,53 @@
+//! The left panel: the path as a list, longest steps standing out; a click
+//! selects the task everywhere.
+
+use crate::state::Action;
+use longpole_core::dump::duration_label;
+use longpole_core::view::PathView;
+use yew::prelude::*;
+
+/// Properties of [`PathList`].
+#[derive(Properties, PartialEq)]
+pub struct PathListProps {
+    /// The path shown.
+    pub path: PathView,
+    /// It is the blocking chain (else ya's critical path).
+    pub chain: bool,
+    /// The selected task.
+    pub selected: Option<u32>,
+    /// Actions.
+    pub dispatch: Callback<Action>,
+}
+
+/// The path list.
+#[component]
+pub fn PathList(props: &PathListProps) -> Html {
+    let longest = props.path.steps.iter().filter_map(|s| Some(s.end? - s.start?)).max().unwrap_or(0).max(1);
+    let title = if props.chain { "Blocking chain" } else { "Critical path" };
+    html! {
+        <nav class="path-list" aria-label={title}>
+            <h2>{ title }<span class="total">{ duration_label(props.path.total) }</span></h2>
+            <ol>
+                { for props.path.steps.iter().map(|s| {
+                    let d = match (s.start, s.end) { (Some(a), Some(b)) => b - a, _ => 0 };
+                    let id = s.id;
+                    let onclick = props.dispatch.reform(move |_: MouseEvent| Action::Select(Some(id)));
+                    let heavy = d * 4 >= longest;
+                    html! {
+                        <li class={classes!(heavy.then_some("heavy"), (props.selected == Some(id)).then_some("selected"))}>
+                            if s.gap > 0 {
+                                <span class="gap">{ format!("waited {}", duration_label(s.gap)) }</span>
+                            }
+                            <button class="step" {onclick} title={s.label.clone()}>
+                                <span class="dur">{ duration_label(d) }</span>
+                                <span class="type">{ &s.task_type }</span>
+                                <span class="name">{ &s.label }</span>
+                                <span class="host">{ &s.lane }</span>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </nav>
+    }
+}

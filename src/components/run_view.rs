@@ -1,0 +1,116 @@
+//! A finished run: the headline, the path on the left, the views in the
+//! middle (timeline, tables, report, diagnostics), details on the right.
+
+use super::breakdown::Breakdown;
+use super::details::Details;
+use super::diagnostics_list::DiagnosticsList;
+use super::path_list::PathList;
+use super::run_facts::RunFacts;
+use super::tables::Tables;
+use super::timeline::Timeline;
+use crate::format::{bytes, group, millis};
+use crate::hooks::AnalysisWorker;
+use crate::protocol::{Request, RunId};
+use crate::state::{Action, Explore, Tab};
+use longpole_core::dump::duration_label;
+use longpole_core::view::RunView as View;
+use longpole_core::Summary;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Properties of [`RunView`].
+#[derive(Properties, PartialEq)]
+pub struct RunViewProps {
+    /// The run.
+    pub run: RunId,
+    /// The inputs' summary.
+    pub summary: Rc<Summary>,
+    /// What the run holds.
+    pub view: Rc<View>,
+    /// How it is explored.
+    pub explore: Explore,
+    /// The time window shown.
+    pub window: (i64, i64),
+    /// How long reading took, ms.
+    pub elapsed_ms: f64,
+    /// The worker.
+    pub worker: AnalysisWorker,
+    /// Actions.
+    pub dispatch: Callback<Action>,
+}
+
+/// The run's screen.
+#[component]
+pub fn RunView(props: &RunViewProps) -> Html {
+    let (v, s, e) = (&props.view, &props.summary, &props.explore);
+    {
+        let (worker, run) = (props.worker.clone(), props.run);
+        use_effect_with((run, e.selected), move |&(run, selected)| {
+            if let Some(task) = selected {
+                worker.send(&Request::Details { run, task }, &[]);
+            }
+        });
+    }
+    let lines: u64 = s.inputs.iter().map(|i| i.lines).sum();
+    let warnings: u64 = s.inputs.iter().map(|i| i.diagnostics.warnings + i.diagnostics.errors).sum();
+    let diagnostics: u64 = s.inputs.iter().map(|i| i.diagnostics.total).sum();
+    let read: u64 = s.inputs.iter().map(|i| i.bytes).sum();
+    let wall = v.window.map(|(a, b)| b - a);
+    let path = if e.chain { &v.blocking_chain } else { &v.critical_path };
+    let on_path =
+        |steps: &[longpole_core::view::TaskRow]| e.selected.is_some_and(|id| steps.iter().any(|s| s.id == id));
+    let tab = |t: Tab, label: String, testid: &'static str| {
+        let onclick = props.dispatch.reform(move |_: MouseEvent| Action::Tab(t));
+        html! { <button role="tab" aria-selected={(e.tab == t).to_string()} class={classes!("tab", (e.tab == t).then_some("on"))} {onclick} data-testid={testid}>{ label }</button> }
+    };
+    let body = match e.tab {
+        Tab::Timeline => html! {
+            <>
+                <Timeline run={props.run} view={v.clone()} bars={e.bars.clone()} window={props.window} chain={e.chain}
+                    selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
+                <Breakdown path={path.clone()} view={v.clone()} />
+                if !v.differences.is_empty() {
+                    <div class="differences">
+                        <h3>{ "Where the blocking chain differs from ya's path" }</h3>
+                        <ul>{ for v.differences.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
+                    </div>
+                }
+            </>
+        },
+        Tab::Tables => html! { <Tables view={v.clone()} selected={e.selected} dispatch={props.dispatch.clone()} /> },
+        Tab::Report => html! { <pre class="report" data-testid="report-text">{ &v.report_text }</pre> },
+        Tab::Diagnostics => html! { <DiagnosticsList inputs={s.inputs.clone()} /> },
+    };
+    html! {
+        <section class="run" data-testid="analysis-ready">
+            <header class="run-header">
+                <p class="headline">
+                    <strong>{ s.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ") }</strong>
+                    { " · " }<span data-testid="detected-format" title={v.format.title()}>{ v.format.name() }</span>
+                    { format!(" · {} lines · {} warnings · read {} in {}", group(lines), group(warnings), bytes(read), millis(props.elapsed_ms)) }
+                </p>
+                <p class="numbers">
+                    { "wall " }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
+                    { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
+                    <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
+                    { format!(" · {} hosts · {} run, {} copy, {} prepare tasks", group(v.lanes.len() as u64), group(v.counts.run), group(v.counts.copy), group(v.counts.prepare)) }
+                </p>
+            </header>
+            <RunFacts view={v.clone()} />
+            <div class="run-body">
+                <PathList path={path.clone()} chain={e.chain} selected={e.selected} dispatch={props.dispatch.clone()} />
+                <div class="center">
+                    <div class="tabs" role="tablist">
+                        { tab(Tab::Timeline, "Timeline".into(), "tab-timeline") }
+                        { tab(Tab::Tables, "Tables".into(), "tab-tables") }
+                        { tab(Tab::Report, "Report".into(), "tab-report") }
+                        { tab(Tab::Diagnostics, format!("Diagnostics {}", group(diagnostics)), "tab-diagnostics") }
+                    </div>
+                    { body }
+                </div>
+                <Details details={e.details.clone()} selected={e.selected} on_critical_path={on_path(&v.critical_path.steps)}
+                    on_blocking_chain={on_path(&v.blocking_chain.steps)} origin={v.window.map_or(0, |w| w.0)} dispatch={props.dispatch.clone()} />
+            </div>
+        </section>
+    }
+}
