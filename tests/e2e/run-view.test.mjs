@@ -1,0 +1,124 @@
+// The run screen on a distbuild log with its graph.json: the same critical
+// path and totals as the CLI, details on click, an SVG export that parses,
+// and hostile names that stay text.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openApp, ROOT } from './harness.mjs';
+
+const LOG = join(ROOT, 'samples', 'simulated-build.log.gz');
+const GRAPH = join(ROOT, 'samples', 'simulated-build.graph.json.gz');
+
+function cliJson(...files) {
+  const out = execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'analyze', '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 64 << 20 });
+  return JSON.parse(out.toString());
+}
+
+test('a log dropped with its graph.json shows the CLI\'s critical path and totals', async () => {
+  const cli = cliJson(LOG, GRAPH);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('file-input').setInputFiles([GRAPH, LOG]);
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
+    assert.equal(Number(await app.page.getByTestId('critical-path-total-ms').textContent()), cli.critical_path.total_ms);
+    assert.equal(Number(await app.page.getByTestId('blocking-chain-total-ms').textContent()), cli.blocking_chain.total_ms);
+    for (const kind of ['run', 'copy', 'prepare']) {
+      assert.equal(Number(await app.page.getByTestId(`task-count-${kind}`).textContent()), cli.tasks[kind], kind);
+    }
+    const steps = await app.page.getByTestId('critical-path-task').evaluateAll((els) => els.map((e) => [e.dataset.kind, e.dataset.uid]));
+    const want = cli.critical_path.tasks.map((t) => [t.kind, t.kind === 'prepare' ? t.type : t.uid]);
+    assert.deepEqual(steps, want);
+    // The facts stay in the DOM whichever tab is open.
+    await app.page.getByTestId('tab-tables').click();
+    assert.equal(await app.page.getByTestId('critical-path-task').count(), want.length);
+    assert.deepEqual(app.errors, []);
+    assert.deepEqual(app.foreignRequests(), []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('clicking a task of the critical path shows its details', async () => {
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('sample-distbuild').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    const uid = await app.page.getByTestId('critical-path-task').nth(2).getAttribute('data-uid');
+    await app.page.locator('.path-list .step').nth(2).click();
+    await app.page.getByTestId('details-uid').waitFor();
+    assert.equal(await app.page.getByTestId('details-uid').textContent(), uid);
+    assert.equal(await app.page.getByTestId('details-on-path').textContent(), 'on it ✓');
+    // A bar of the chart selects too.
+    await app.page.locator('.chart .bar[data-task]').first().click();
+    await app.page.waitForFunction(() => document.querySelector('[data-testid="details-uid"]')?.textContent !== undefined);
+    await app.page.keyboard.press('Escape');
+    await app.page.getByText('Click a task to see its details.').waitFor();
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('the timeline exports as an SVG file that parses as XML', async () => {
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('sample-distbuild').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('export-timeline-svg').click()]);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.match(text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const ok = await app.page.evaluate((svg) => {
+      const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+      return doc.getElementsByTagName('parsererror').length === 0 && doc.documentElement.nodeName === 'svg';
+    }, text);
+    assert.ok(ok, 'the export parses as SVG');
+    assert.equal(download.suggestedFilename(), 'longpole-timeline.svg');
+    const [csv] = await Promise.all([
+      app.page.waitForEvent('download'),
+      app.page.getByTestId('tab-tables').click().then(() => app.page.getByTestId('export-longest-csv').click()),
+    ]);
+    assert.match(readFileSync(await csv.path(), 'utf8'), /^duration,type,uid,name,host,started,finished\r\n/);
+  } finally {
+    await app.close();
+  }
+});
+
+test('hostile uids and hosts stay text: no script runs, no element is injected', async () => {
+  const path = join(tmpdir(), `longpole-xss-${process.pid}.log`);
+  const evil = '<script>window.__pwned=1</script>';
+  const host = '"><img_src=x_onerror=window.__pwned=2>';
+  writeFileSync(path, [
+    '1000 prepare_start  7',
+    '1100 resources_prepared  7',
+    `1200 deploy ${evil} 7 1`,
+    `1300 started ${evil} ${host}`,
+    `1400 finished ${evil} ${host} OK 1`,
+    '',
+  ].join('\n'));
+  const app = await openApp();
+  let dialogs = 0;
+  app.page.on('dialog', (d) => { dialogs += 1; d.dismiss(); });
+  try {
+    await app.page.getByTestId('file-input').setInputFiles(path);
+    await app.page.getByTestId('analysis-ready').waitFor();
+    await app.page.locator('.path-list .step').last().click();
+    await app.page.getByTestId('details-uid').waitFor();
+    assert.equal(await app.page.getByTestId('details-uid').textContent(), evil);
+    await app.page.getByTestId('tab-tables').click();
+    await app.page.getByTestId('tab-report').click();
+    assert.ok((await app.page.getByTestId('report-text').textContent()).includes(evil));
+    assert.equal(await app.page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await app.page.locator('img').count(), 0);
+    assert.equal(await app.page.locator('.run script').count(), 0);
+    assert.equal(dialogs, 0);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+    rmSync(path, { force: true });
+  }
+});
