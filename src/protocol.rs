@@ -46,6 +46,11 @@ pub enum Request {
         /// The task's id.
         task: u32,
     },
+    /// ya's report as text.
+    ReportText {
+        /// The run.
+        run: RunId,
+    },
     /// The timeline as a standalone SVG file.
     ExportSvg {
         /// The run.
@@ -100,6 +105,8 @@ pub enum Response {
         view: Option<Box<RunView>>,
         /// Milliseconds from the request to the result.
         elapsed_ms: f64,
+        /// The worker's WebAssembly memory after the analysis, bytes.
+        memory_bytes: u64,
     },
     /// Bars for a viewport.
     Bars {
@@ -118,6 +125,13 @@ pub enum Response {
         run: RunId,
         /// The details.
         details: Box<TaskDetails>,
+    },
+    /// ya's report as text.
+    ReportText {
+        /// The run.
+        run: RunId,
+        /// The report.
+        text: String,
     },
     /// An exported SVG file.
     Svg {
@@ -179,7 +193,7 @@ mod tests {
             longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
                 .unwrap();
         let summary = Summary::of(&longpole_core::reconcile(vec![input]));
-        let done = Response::Done { run: 3, summary, view: None, elapsed_ms: 1.0 };
+        let done = Response::Done { run: 3, summary, view: None, elapsed_ms: 1.0, memory_bytes: 0 };
         assert_eq!(serde_json::from_str::<Response>(&done.to_json()).unwrap(), done);
     }
 }

@@ -33,6 +33,8 @@ pub enum Phase {
         view: Option<Rc<RunView>>,
         /// How long it took, ms.
         elapsed_ms: f64,
+        /// The worker's memory after the analysis, bytes.
+        memory_bytes: u64,
     },
     /// Reading failed.
     Failed {
@@ -71,6 +73,8 @@ pub struct Explore {
     pub details: Option<Rc<TaskDetails>>,
     /// The timeline's bars for the current viewport.
     pub bars: Rc<Vec<RowBars>>,
+    /// ya's report as text, once asked for.
+    pub report_text: Option<Rc<str>>,
 }
 
 impl Default for Explore {
@@ -82,6 +86,7 @@ impl Default for Explore {
             selected: None,
             details: None,
             bars: Rc::new(Vec::new()),
+            report_text: None,
         }
     }
 }
@@ -175,16 +180,24 @@ impl Reducible for AppState {
                         *progress = Some(p);
                     }
                 }
-                Response::Done { run, summary, view, elapsed_ms } if run == self.run => {
+                Response::Done { run, summary, view, elapsed_ms, memory_bytes } if run == self.run => {
                     let names = match &self.phase {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
                     };
-                    next.phase =
-                        Phase::Ready { names, summary: Rc::new(summary), view: view.map(|v| Rc::new(*v)), elapsed_ms };
+                    next.phase = Phase::Ready {
+                        names,
+                        summary: Rc::new(summary),
+                        view: view.map(|v| Rc::new(*v)),
+                        elapsed_ms,
+                        memory_bytes,
+                    };
                     next.explore = Explore::default();
                 }
                 Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Rc::new(rows),
+                Response::ReportText { run, text } if run == self.run => {
+                    next.explore.report_text = Some(Rc::from(text))
+                }
                 Response::Details { run, details }
                     if run == self.run && Some(details.task.id) == self.explore.selected =>
                 {

@@ -57,6 +57,9 @@ fn answer(loaded: &Shared, request: Request) {
         Request::Details { run, task } if run == l.run && (task as usize) < model.tasks().len() => {
             Response::Details { run, details: Box::new(TaskDetails::of(model, &l.index, TaskId(task))) }
         }
+        Request::ReportText { run } if run == l.run => {
+            Response::ReportText { run, text: longpole_core::report::YaReport::new(model, dataset.format).text() }
+        }
         Request::ExportSvg { run, viewport, chain } if run == l.run => {
             let Some(view) = &l.view else { return };
             let path = if chain { &view.blocking_chain } else { &view.critical_path };
@@ -121,11 +124,17 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
                 }
                 None => (TimelineIndex::default(), None),
             };
+            let memory_bytes = wasm_bindgen::memory()
+                .unchecked_into::<js_sys::WebAssembly::Memory>()
+                .buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length() as u64;
             let response = Response::Done {
                 run,
                 summary,
                 view: view.clone().map(Box::new),
                 elapsed_ms: js_sys::Date::now() - began,
+                memory_bytes,
             };
             *loaded.borrow_mut() = Some(Loaded { run, analysis, index, view });
             response

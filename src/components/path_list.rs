@@ -19,16 +19,20 @@ pub struct PathListProps {
     pub dispatch: Callback<Action>,
 }
 
+/// Steps drawn before "show all": a path of thousands of steps stays quick.
+const FIRST_STEPS: usize = 300;
+
 /// The path list.
 #[component]
 pub fn PathList(props: &PathListProps) -> Html {
+    let all = use_state(|| false);
     let longest = props.path.steps.iter().filter_map(|s| Some(s.end? - s.start?)).max().unwrap_or(0).max(1);
     let title = if props.chain { "Blocking chain" } else { "Critical path" };
     html! {
         <nav class="path-list" aria-label={title}>
             <h2>{ title }<span class="total">{ duration_label(props.path.total) }</span></h2>
             <ol>
-                { for props.path.steps.iter().map(|s| {
+                { for props.path.steps.iter().take(if *all { usize::MAX } else { FIRST_STEPS }).map(|s| {
                     let d = match (s.start, s.end) { (Some(a), Some(b)) => b - a, _ => 0 };
                     let id = s.id;
                     let onclick = props.dispatch.reform(move |_: MouseEvent| Action::Select(Some(id)));
@@ -48,6 +52,11 @@ pub fn PathList(props: &PathListProps) -> Html {
                     }
                 }) }
             </ol>
+            if !*all && props.path.steps.len() > FIRST_STEPS {
+                <button class="button small" onclick={let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true))}>
+                    { format!("show all {} steps", props.path.steps.len()) }
+                </button>
+            }
         </nav>
     }
 }

@@ -26,7 +26,7 @@ pub fn RunFacts(props: &RunFactsProps) -> Html {
             <span data-testid="task-count-prepare">{ v.counts.prepare }</span>
             <ol>
                 { for v.critical_path.steps.iter().map(|s| html! {
-                    <li data-testid="critical-path-task" data-kind={s.kind.clone()} data-uid={s.uid.clone()}>{ &s.label }</li>
+                    <li data-testid="critical-path-task" data-kind={s.kind.clone()} data-uid={s.uid.clone()} />
                 }) }
             </ol>
         </div>

@@ -33,6 +33,8 @@ pub struct RunViewProps {
     pub window: (i64, i64),
     /// How long reading took, ms.
     pub elapsed_ms: f64,
+    /// The worker's memory, bytes.
+    pub memory_bytes: u64,
     /// The worker.
     pub worker: AnalysisWorker,
     /// Actions.
@@ -43,6 +45,14 @@ pub struct RunViewProps {
 #[component]
 pub fn RunView(props: &RunViewProps) -> Html {
     let (v, s, e) = (&props.view, &props.summary, &props.explore);
+    {
+        let (worker, run, wanted) = (props.worker.clone(), props.run, e.tab == Tab::Report && e.report_text.is_none());
+        use_effect_with((run, wanted), move |&(run, wanted)| {
+            if wanted {
+                worker.send(&Request::ReportText { run }, &[]);
+            }
+        });
+    }
     {
         let (worker, run) = (props.worker.clone(), props.run);
         use_effect_with((run, e.selected), move |&(run, selected)| {
@@ -78,7 +88,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </>
         },
         Tab::Tables => html! { <Tables view={v.clone()} selected={e.selected} dispatch={props.dispatch.clone()} /> },
-        Tab::Report => html! { <pre class="report" data-testid="report-text">{ &v.report_text }</pre> },
+        Tab::Report => match &e.report_text {
+            Some(text) => html! { <pre class="report" data-testid="report-text">{ &**text }</pre> },
+            None => html! { <p class="muted">{ "Writing the report…" }</p> },
+        },
         Tab::Diagnostics => html! { <DiagnosticsList inputs={s.inputs.clone()} /> },
     };
     html! {
@@ -88,6 +101,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     <strong>{ s.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ") }</strong>
                     { " · " }<span data-testid="detected-format" title={v.format.title()}>{ v.format.name() }</span>
                     { format!(" · {} lines · {} warnings · read {} in {}", group(lines), group(warnings), bytes(read), millis(props.elapsed_ms)) }
+                    <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
                 </p>
                 <p class="numbers">
                     { "wall " }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>

@@ -80,6 +80,10 @@ enum Capture {
 #[derive(Debug)]
 pub struct JsonSplitter {
     split_keys: &'static [&'static str],
+    /// Keep the bytes of members that are not split (else their values come empty).
+    keep_members: bool,
+    /// The current capture's bytes are kept.
+    keeping: bool,
     root: Root,
     depth: u32,
     in_string: bool,
@@ -103,6 +107,8 @@ impl JsonSplitter {
     pub fn new(split_keys: &'static [&'static str]) -> Self {
         JsonSplitter {
             split_keys,
+            keep_members: true,
+            keeping: true,
             root: Root::Unknown,
             depth: 0,
             in_string: false,
@@ -118,6 +124,13 @@ impl JsonSplitter {
             line: 1,
             done: false,
         }
+    }
+
+    /// Hands out the root object's other members with empty values, without
+    /// holding their bytes (for members that can be huge and are not used).
+    pub fn skip_members(mut self) -> Self {
+        self.keep_members = false;
+        self
     }
 
     /// The root's kind, once seen.
@@ -154,6 +167,8 @@ impl JsonSplitter {
     fn begin(&mut self, capture: Capture) {
         self.capture = capture;
         self.buf.clear();
+        let member = self.root == Root::Object && !(self.splitting && self.depth >= 2);
+        self.keeping = self.keep_members || !member;
         self.start_offset = self.offset;
         self.start_line = self.line;
     }
@@ -168,6 +183,12 @@ impl JsonSplitter {
             Piece::Element { key, value: &self.buf, offset: self.start_offset, line: self.start_line }
         };
         each(piece);
+    }
+
+    fn keep(&mut self, b: u8) {
+        if self.keeping {
+            self.buf.push(b);
+        }
     }
 
     /// Feeds a chunk; complete pieces go to `each` in document order.
@@ -185,7 +206,7 @@ impl JsonSplitter {
     fn byte(&mut self, b: u8, each: &mut dyn FnMut(Piece<'_>)) -> Result<(), NotJson> {
         if self.in_string {
             if self.capture != Capture::None {
-                self.buf.push(b);
+                self.keep(b);
             } else if self.object == ObjectState::InKey {
                 self.key.push(b);
             }
@@ -215,10 +236,10 @@ impl JsonSplitter {
             b'"' => {
                 self.in_string = true;
                 if self.capture != Capture::None {
-                    self.buf.push(b);
+                    self.keep(b);
                 } else if self.at_value_start() {
                     self.begin(Capture::Scalar);
-                    self.buf.push(b);
+                    self.keep(b);
                 } else if self.root == Root::Object && self.depth == 1 && self.object == ObjectState::Key {
                     self.object = ObjectState::InKey;
                     self.key.clear();
@@ -243,13 +264,13 @@ impl JsonSplitter {
                     self.begin(Capture::Container(self.depth));
                 }
                 if self.capture != Capture::None {
-                    self.buf.push(b);
+                    self.keep(b);
                 }
                 self.depth += 1;
             }
             b'}' | b']' => {
                 if self.capture != Capture::None {
-                    self.buf.push(b);
+                    self.keep(b);
                 }
                 self.depth = self.depth.saturating_sub(1);
                 match self.capture {
@@ -272,16 +293,16 @@ impl JsonSplitter {
             }
             b' ' | b'\t' | b'\r' | b'\n' => {
                 if self.capture != Capture::None {
-                    self.buf.push(b);
+                    self.keep(b);
                 }
             }
             _ if self.root == Root::Unknown => return Err(NotJson { offset: self.offset, byte: b }),
             _ => {
                 if self.capture != Capture::None {
-                    self.buf.push(b);
+                    self.keep(b);
                 } else if b != b',' && self.at_value_start() {
                     self.begin(Capture::Scalar);
-                    self.buf.push(b);
+                    self.keep(b);
                 }
             }
         }
@@ -336,6 +357,20 @@ mod tests {
         assert_eq!(n, 4);
         assert!(!s.is_done());
         assert_eq!(s.pending(), Some((47, 3)));
+    }
+
+    #[test]
+    fn skipped_members_come_without_their_bytes() {
+        let mut s = JsonSplitter::new(&["graph"]).skip_members();
+        let mut out = Vec::new();
+        s.feed(b"{\"inputs\": {\"a\": [1, 2]}, \"graph\": [{\"uid\": 1}]}", &mut |p| {
+            out.push(match p {
+                Piece::Member { key, value } => format!("{key}={}", value.len()),
+                Piece::Element { value, .. } => String::from_utf8_lossy(value).into_owned(),
+            })
+        })
+        .unwrap();
+        assert_eq!(out, ["inputs=0", "{\"uid\": 1}"]);
     }
 
     #[test]

@@ -118,8 +118,6 @@ pub struct RunView {
     pub cache_line: String,
     /// Failed, test and run time, ns.
     pub totals: (Nanos, Nanos, Nanos),
-    /// ya's report as text.
-    pub report_text: String,
 }
 
 /// Task counts by role.
@@ -252,7 +250,6 @@ impl RunView {
             ],
             cache_line,
             totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
-            report_text: text,
         }
     }
 }

@@ -19,8 +19,11 @@
 //! description of the node, as its `format_paths` builds it), `kv.p`,
 //! `kv.pc`, `kv.run_test_node`, `node-type`, `tags` and `platform`.
 //!
-//! **What is kept.** Every node's raw JSON text and every other top-level
-//! member (`conf`, `inputs`, `result`, ...) verbatim, for round trip.
+//! **What is not kept.** Commands, environments, `inputs` hashes, `conf` and
+//! the rest: a graph of a million nodes is gigabytes of JSON, and longpole
+//! never writes a graph back, so only what the analyses use is held (the
+//! user's file stays as it was). The keys of the other top-level members
+//! are kept, for the record.
 //!
 //! **Mapping.** The graph has no times: it joins a distbuild log or an evlog,
 //! giving their run tasks names, types, colours and run → run edges.
@@ -59,8 +62,6 @@ pub struct GraphNode {
     pub tags: Vec<String>,
     /// `platform`.
     pub platform: Option<String>,
-    /// The node's JSON text as written.
-    pub raw: Box<str>,
 }
 
 /// A build graph.
@@ -68,8 +69,8 @@ pub struct GraphNode {
 pub struct BuildGraph {
     /// The nodes, in file order.
     pub nodes: Vec<GraphNode>,
-    /// Every other top-level member: key and raw JSON value, in file order.
-    pub members: Vec<(String, Box<str>)>,
+    /// The keys of the other top-level members, in file order.
+    pub members: Vec<String>,
     index: FastMap<Arc<str>, usize>,
 }
 
@@ -127,7 +128,11 @@ impl Format for YaGraphFormat {
     }
 
     fn reader(&self) -> Box<dyn FormatReader> {
-        Box::new(YaGraphReader { splitter: JsonSplitter::new(&["graph"]), graph: BuildGraph::default(), lines: 1 })
+        Box::new(YaGraphReader {
+            splitter: JsonSplitter::new(&["graph"]).skip_members(),
+            graph: BuildGraph::default(),
+            lines: 1,
+        })
     }
 }
 
@@ -140,8 +145,8 @@ struct YaGraphReader {
 impl YaGraphReader {
     fn piece(graph: &mut BuildGraph, diags: &mut Diagnostics, piece: Piece<'_>) {
         match piece {
-            Piece::Member { key, value } => {
-                graph.members.push((key.to_owned(), String::from_utf8_lossy(value).into()));
+            Piece::Member { key, .. } => {
+                graph.members.push(key.to_owned());
             }
             Piece::Element { value, line, offset, .. } => {
                 let at = Position::Line(line);
@@ -190,7 +195,6 @@ impl YaGraphReader {
                     description: Arc::from(description),
                     tags: node.tags,
                     platform: node.platform,
-                    raw: String::from_utf8_lossy(value).into(),
                 });
             }
         }
