@@ -84,7 +84,7 @@ pub enum Role {
 
 /// What a producer says of a task beyond its times (ya's build-graph node:
 /// `node-type`, `kv.run_test_node`, `tags`, `platform`). Shared between tasks.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct TaskMeta {
     /// The node's type (`test`, `download`...), if given.
     pub node_type: Option<String>,

@@ -36,67 +36,138 @@ use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInpu
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use crate::hash::FastMap;
+use crate::intern::Interner;
 use crate::json_split::{JsonSplitter, Piece};
+use crate::model::TaskMeta;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 
-/// One node of the build graph.
+/// One node of the build graph. Strings are ids of [`BuildGraph::str`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphNode {
     /// Its uid.
-    pub uid: Arc<str>,
+    pub uid: u32,
     /// The uids it depends on, in order.
-    pub deps: Vec<Arc<str>>,
+    pub deps: Box<[u32]>,
     /// `kv.p`: the short type (CC, LD, TS...).
-    pub kind: Option<String>,
+    pub kind: Option<u32>,
     /// `kv.pc`: the type's colour name.
-    pub color: Option<String>,
-    /// `kv.run_test_node`: the node runs a test.
-    pub is_test: bool,
-    /// `node-type` (`test`, `download`...).
-    pub node_type: Option<String>,
+    pub color: Option<u32>,
     /// ya's one-line description of the node (its `format_paths`).
-    pub description: Arc<str>,
-    /// `tags`.
-    pub tags: Vec<String>,
-    /// `platform`.
-    pub platform: Option<String>,
+    pub description: Box<str>,
+    /// Index of its `node-type`, `kv.run_test_node`, `tags` and `platform`
+    /// in [`BuildGraph::metas`] (nodes that say the same share one).
+    pub meta: u32,
 }
 
-/// A build graph.
+/// A build graph, held compactly: strings once, node descriptions, and the
+/// few distinct metadata combinations shared.
 #[derive(Clone, Debug, Default)]
 pub struct BuildGraph {
     /// The nodes, in file order.
     pub nodes: Vec<GraphNode>,
     /// The keys of the other top-level members, in file order.
     pub members: Vec<String>,
-    index: FastMap<Arc<str>, usize>,
+    /// Distinct node metadata.
+    pub metas: Vec<Arc<TaskMeta>>,
+    strings: Interner,
+    /// Node index by uid string id (`u32::MAX`: not a node).
+    index: Vec<u32>,
+    meta_of: FastMap<TaskMeta, u32>,
 }
 
 impl BuildGraph {
     /// The node with `uid`.
     pub fn node(&self, uid: &str) -> Option<&GraphNode> {
-        self.index.get(uid).map(|&i| &self.nodes[i])
+        let id = self.strings.get(uid)? as usize;
+        self.index.get(id).filter(|&&i| i != u32::MAX).map(|&i| &self.nodes[i as usize])
+    }
+
+    /// A string of the graph.
+    pub fn str(&self, id: u32) -> &str {
+        self.strings.name(id)
+    }
+
+    /// A node's metadata.
+    pub fn meta(&self, node: &GraphNode) -> &Arc<TaskMeta> {
+        &self.metas[node.meta as usize]
+    }
+
+    fn meta_id(&mut self, meta: TaskMeta) -> u32 {
+        if let Some(&id) = self.meta_of.get(&meta) {
+            return id;
+        }
+        let id = self.metas.len() as u32;
+        self.metas.push(Arc::new(meta.clone()));
+        self.meta_of.insert(meta, id);
+        id
     }
 }
 
+/// A JSON string, borrowed from the input when it has no escapes.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The part of `kv` that is read.
+#[derive(Deserialize, Default)]
+struct Kv<'a> {
+    #[serde(borrow)]
+    p: Option<Text<'a>>,
+    #[serde(borrow)]
+    pc: Option<Text<'a>>,
+    #[serde(default)]
+    run_test_node: Option<serde_json::Value>,
+    #[serde(borrow)]
+    path: Option<Text<'a>>,
+    show_out: Option<serde::de::IgnoredAny>,
+}
+
 #[derive(Deserialize)]
-struct RawNode {
-    uid: Option<String>,
-    #[serde(default)]
-    deps: Vec<String>,
-    #[serde(default)]
-    inputs: Vec<String>,
-    #[serde(default)]
-    outputs: Vec<String>,
-    #[serde(default)]
-    kv: HashMap<String, serde_json::Value>,
-    #[serde(rename = "node-type")]
-    node_type: Option<String>,
-    #[serde(default)]
-    tags: Vec<String>,
-    platform: Option<String>,
+struct RawNode<'a> {
+    #[serde(borrow)]
+    uid: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    deps: Vec<Text<'a>>,
+    #[serde(borrow, default)]
+    inputs: Vec<Text<'a>>,
+    #[serde(borrow, default)]
+    outputs: Vec<Text<'a>>,
+    #[serde(borrow, default)]
+    kv: Kv<'a>,
+    #[serde(borrow, rename = "node-type")]
+    node_type: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    tags: Vec<Text<'a>>,
+    #[serde(borrow)]
+    platform: Option<Text<'a>>,
 }
 
 /// The build graph format.
@@ -171,31 +242,32 @@ impl YaGraphReader {
                     );
                     return;
                 };
-                let uid: Arc<str> = Arc::from(uid);
-                if graph.index.contains_key(&uid) {
+                let uid = graph.strings.intern(&uid.0);
+                if graph.index.get(uid as usize).is_some_and(|&i| i != u32::MAX) {
                     diags.report(
                         Severity::Warning,
                         "ya-graph.duplicate-uid",
                         at,
-                        format!("uid {uid} appears twice; the first node is used"),
+                        format!("uid {} appears twice; the first node is used", graph.str(uid)),
                     );
                     return;
                 }
-                let text = |k: &str| node.kv.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-                let is_test = node.kv.get("run_test_node").is_some_and(|v| v.as_bool().unwrap_or(false));
                 let description = describe(&node.inputs, &node.outputs, &node.kv);
-                graph.index.insert(uid.clone(), graph.nodes.len());
-                graph.nodes.push(GraphNode {
-                    uid,
-                    deps: node.deps.into_iter().map(Arc::from).collect(),
-                    kind: text("p"),
-                    color: text("pc"),
-                    is_test,
-                    node_type: node.node_type,
-                    description: Arc::from(description),
-                    tags: node.tags,
-                    platform: node.platform,
+                let deps: Box<[u32]> = node.deps.iter().map(|d| graph.strings.intern(&d.0)).collect();
+                let kind = node.kv.p.as_ref().map(|p| graph.strings.intern(&p.0));
+                let color = node.kv.pc.as_ref().map(|c| graph.strings.intern(&c.0));
+                let meta = graph.meta_id(TaskMeta {
+                    node_type: node.node_type.map(|t| t.0.into_owned()),
+                    runs_test: node.kv.run_test_node.as_ref().is_some_and(|v| v.as_bool().unwrap_or(false)),
+                    tags: node.tags.into_iter().map(|t| t.0.into_owned()).collect(),
+                    platform: node.platform.map(|p| p.0.into_owned()),
                 });
+                let slot = uid as usize;
+                if graph.index.len() <= slot {
+                    graph.index.resize(slot + 1, u32::MAX);
+                }
+                graph.index[slot] = graph.nodes.len() as u32;
+                graph.nodes.push(GraphNode { uid, deps, kind, color, description: description.into_boxed_str(), meta });
             }
         }
     }
@@ -232,12 +304,14 @@ impl FormatReader for YaGraphReader {
 }
 
 /// ya's `format_paths`: the one-line description of a node from its paths.
-pub fn describe(inputs: &[String], outputs: &[String], kv: &HashMap<String, serde_json::Value>) -> String {
-    let p = kv.get("p").and_then(|v| v.as_str()).unwrap_or("");
-    let selected: Vec<&String> = if p == "CC" || p == "AS" {
-        let sources: Vec<&String> = inputs.iter().filter(|i| is_source(i)).collect();
+fn describe<S: AsRef<str>>(inputs: &[S], outputs: &[S], kv: &Kv<'_>) -> String {
+    let inputs: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
+    let outputs: Vec<&str> = outputs.iter().map(AsRef::as_ref).collect();
+    let p = kv.p.as_ref().map_or("", |p| &*p.0);
+    let selected: Vec<&str> = if p == "CC" || p == "AS" {
+        let sources: Vec<&str> = inputs.iter().copied().filter(|i| is_source(i)).collect();
         if inputs.len() == 1 {
-            vec![&inputs[0]]
+            vec![inputs[0]]
         } else if sources.len() == 1 {
             sources
         } else if !sources.is_empty() {
@@ -250,24 +324,23 @@ pub fn describe(inputs: &[String], outputs: &[String], kv: &HashMap<String, serd
                 None => vec![sources[sources.len() - 1]],
             }
         } else {
-            inputs.last().into_iter().collect()
+            inputs.last().copied().into_iter().collect()
         }
     } else if p == "AR" || p == "LD" {
-        outputs.iter().collect()
-    } else if is_test_shorthand(p) && kv.get("path").and_then(|v| v.as_str()).is_some() {
-        return join_paths(&[kv.get("path").and_then(|v| v.as_str()).unwrap_or_default()]);
-    } else if kv.contains_key("show_out") {
-        outputs.iter().collect()
+        outputs.clone()
+    } else if let (true, Some(path)) = (is_test_shorthand(p), kv.path.as_ref()) {
+        return join_paths(&[&*path.0]);
+    } else if kv.show_out.is_some() {
+        outputs.clone()
     } else if inputs.len() == 1 && !inputs[0].ends_with(".py") {
-        inputs.iter().collect()
+        inputs.clone()
     } else if outputs.len() == 1 {
-        outputs.iter().collect()
-    } else if common_prefix_len(inputs) > common_prefix_len(outputs) {
-        inputs.iter().collect()
+        outputs.clone()
+    } else if common_prefix_len(&inputs) > common_prefix_len(&outputs) {
+        inputs.clone()
     } else {
-        outputs.iter().collect()
+        outputs.clone()
     };
-    let selected: Vec<&str> = selected.iter().map(|s| s.as_str()).collect();
     join_paths(&selected)
 }
 
@@ -298,12 +371,12 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
     &a[..n]
 }
 
-fn common_prefix_len(paths: &[String]) -> usize {
+fn common_prefix_len(paths: &[&str]) -> usize {
     match paths {
         [] => 0,
         [only] => only.chars().count(),
         _ => {
-            let mut prefix = paths[0].as_str();
+            let mut prefix = paths[0];
             for p in &paths[1..] {
                 prefix = common_prefix(prefix, p);
             }
@@ -329,12 +402,12 @@ fn join_paths(paths: &[&str]) -> String {
 mod tests {
     use super::*;
 
-    fn kv(p: &str) -> HashMap<String, serde_json::Value> {
-        HashMap::from([("p".to_owned(), serde_json::Value::String(p.to_owned()))])
+    fn kv(p: &str) -> Kv<'_> {
+        Kv { p: Some(Text(Cow::Borrowed(p))), ..Kv::default() }
     }
 
-    fn s(v: &[&str]) -> Vec<String> {
-        v.iter().map(|x| (*x).to_owned()).collect()
+    fn s<'a>(v: &[&'a str]) -> Vec<&'a str> {
+        v.to_vec()
     }
 
     #[test]
@@ -345,7 +418,7 @@ mod tests {
         assert_eq!(describe(&s(&["d/a.proto"]), &s(&["d/a.pb.cc", "d/a.pb.h"]), &kv("PB")), "d/a.proto");
         assert_eq!(describe(&[], &s(&["o/x.a", "o/y.a"]), &kv("AR")), "o/{x.a, y.a}");
         assert_eq!(describe(&[], &s(&["o/x", "o/y", "o/z"]), &kv("AR")), "o/{x ... z}");
-        assert_eq!(describe(&[], &[], &kv("AR")), "UNKNOWN");
+        assert_eq!(describe::<&str>(&[], &[], &kv("AR")), "UNKNOWN");
     }
 
     #[test]

@@ -2,8 +2,7 @@
 
 use crate::formats::distbuild::Log;
 use crate::formats::ya_graph::BuildGraph;
-use crate::model::{KindId, LaneId, Model, ModelBuilder, Role, Sym, Task, TaskId, TaskMeta, NANOS_PER_MS};
-use std::sync::Arc;
+use crate::model::{KindId, LaneId, Model, ModelBuilder, Role, Sym, Task, TaskId, NANOS_PER_MS};
 
 const PREPARE_PREFIX: &str = "prepare:";
 const COPY_KIND: &str = "Copy";
@@ -78,25 +77,21 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     let mut run_of_uid: Vec<Option<TaskId>> = vec![None; uid_count];
     let mut unknown_kind = None;
     for r in &runs {
-        let node = graph.and_then(|g| g.node(b.str(Sym(r.uid))));
+        let node = graph.and_then(|g| Some((g, g.node(b.str(Sym(r.uid)))?)));
         let kind = match node {
-            Some(n) => b.kind(n.kind.as_deref().unwrap_or(UNKNOWN_KIND), Some(n.color.as_deref().unwrap_or("red"))),
+            Some((g, n)) => {
+                let color = n.color.map_or("red", |c| g.str(c));
+                b.kind(n.kind.map_or(UNKNOWN_KIND, |k| g.str(k)), Some(color))
+            }
             None => *unknown_kind.get_or_insert_with(|| b.kind(UNKNOWN_KIND, Some("red"))),
         };
         let lane = lane_of(&mut b, r.host);
-        let name = node.map(|n| b.sym(&n.description));
+        let name = node.map(|(_, n)| b.sym(&n.description));
         let mut task = plain(Sym(r.uid), name, kind, Role::Work, lane, ns(r.start), ns(r.end));
         task.bytes = r.size;
         task.cached = r.from_cache;
         task.failed = r.status.is_some_and(|s| statuses.name(s) != "OK");
-        task.meta = node.map(|n| {
-            Arc::new(TaskMeta {
-                node_type: n.node_type.clone(),
-                runs_test: n.is_test,
-                tags: n.tags.clone(),
-                platform: n.platform.clone(),
-            })
-        });
+        task.meta = node.map(|(g, n)| g.meta(n).clone());
         run_of_uid[r.uid as usize] = Some(b.task(task));
     }
 
@@ -121,9 +116,9 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     }
     for r in &runs {
         let run = run_of_uid[r.uid as usize];
-        if let Some(node) = graph.and_then(|g| g.node(b.str(Sym(r.uid)))) {
-            for dep in &node.deps {
-                let dep_run = b.find_sym(dep).and_then(|d| run_of_uid.get(d.index()).copied().flatten());
+        if let Some((g, node)) = graph.and_then(|g| Some((g, g.node(b.str(Sym(r.uid)))?))) {
+            for &dep in node.deps.iter() {
+                let dep_run = b.find_sym(g.str(dep)).and_then(|d| run_of_uid.get(d.index()).copied().flatten());
                 edge(&mut b, run, dep_run);
             }
         }

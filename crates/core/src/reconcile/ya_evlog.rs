@@ -5,8 +5,7 @@
 use crate::formats::ya_evlog::Evlog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::hash::FastMap;
-use crate::model::{Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
-use std::sync::Arc;
+use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
 
 /// The lane of the build's stages.
 const STAGES_LANE: &str = "stages";
@@ -17,12 +16,12 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     let mut run_of_uid: FastMap<&str, TaskId> = FastMap::default();
     let mut tasks: Vec<Task> = Vec::new();
     for n in &log.nodes {
-        let node = graph.and_then(|g| g.node(&n.uid));
-        let kind_name = node.and_then(|g| g.kind.as_deref()).unwrap_or(&n.kind);
-        let kind = b.kind(kind_name, Some(node.and_then(|g| g.color.as_deref()).unwrap_or("red")));
+        let node = graph.and_then(|g| Some((g, g.node(&n.uid)?)));
+        let kind_name = node.and_then(|(g, x)| x.kind.map(|k| g.str(k))).unwrap_or(&n.kind);
+        let kind = b.kind(kind_name, Some(node.and_then(|(g, x)| x.color.map(|c| g.str(c))).unwrap_or("red")));
         let lane = b.lane(&n.thread);
         let uid = b.sym(&n.uid);
-        let name = node.map(|g| b.sym(&g.description));
+        let name = node.map(|(_, x)| b.sym(&x.description));
         let task = Task {
             uid,
             name,
@@ -34,14 +33,7 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
             bytes: None,
             origin: None,
             target: None,
-            meta: node.map(|g| {
-                Arc::new(TaskMeta {
-                    node_type: g.node_type.clone(),
-                    runs_test: g.is_test,
-                    tags: g.tags.clone(),
-                    platform: g.platform.clone(),
-                })
-            }),
+            meta: node.map(|(g, x)| g.meta(x).clone()),
             cached: n.restored,
             failed: false,
         };
@@ -83,8 +75,8 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     if let Some(g) = graph {
         for (uid, &id) in &run_of_uid {
             let Some(node) = g.node(uid) else { continue };
-            for dep in &node.deps {
-                if let Some(&d) = run_of_uid.get(&**dep) {
+            for &dep in node.deps.iter() {
+                if let Some(&d) = run_of_uid.get(g.str(dep)) {
                     b.depends(id, d);
                 }
             }
