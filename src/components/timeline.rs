@@ -48,12 +48,47 @@ fn r(x: f64) -> String {
     format!("{:.1}", (x * 10.0).round() / 10.0)
 }
 
+/// Properties of [`BarsLayer`].
+#[derive(Properties, PartialEq)]
+struct BarsLayerProps {
+    view: Rc<RunView>,
+    bars: Rc<Vec<RowBars>>,
+    viewport: Viewport,
+    selected: Option<u32>,
+}
+
+/// The bars: one rect per bar, each with its place in `bars` (`data-i`).
+/// A component of its own, so hovering (a tooltip) does not redraw them.
+#[component]
+fn BarsLayer(props: &BarsLayerProps) -> Html {
+    let frame = Frame::new(&props.view.rows_per_lane);
+    let (gx, viewport) = (frame.gutter, props.viewport);
+    let x = |t: Nanos| (gx + viewport.x(t)).clamp(gx, gx + viewport.width);
+    let bar_h = r(frame.row - 2.0);
+    let rects = props.bars.iter().enumerate().flat_map(|(ri, row)| {
+        let y = r(frame.row_y(row.lane, row.row) + 1.0);
+        let (bar_h, view, selected) = (bar_h.clone(), &props.view, props.selected);
+        row.bars.iter().enumerate().map(move |(bi, b)| {
+            let (x0, x1) = (x(b.start), x(b.end));
+            let kind = view.kinds.get(b.kind as usize);
+            let fill = palette::fill(kind.and_then(|k| k.color.as_deref()), kind.map_or("", |k| k.name.as_str()));
+            let on = b.task.is_some() && b.task == selected;
+            html! {
+                <rect class={classes!("bar", on.then_some("selected"))} x={r(x0)} y={y.clone()} width={r((x1 - x0).max(1.0))}
+                    height={bar_h.clone()} fill={fill} data-i={format!("{ri}.{bi}")} />
+            }
+        })
+    });
+    html! { <g class="bars">{ for rects }</g> }
+}
+
 /// The chart.
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
     let size = use_state(|| (DEFAULT_WIDTH, 600.0, 0.0f64));
     let drag = use_mut_ref(|| None::<(f64, (Nanos, Nanos))>);
+    let hover = use_state(|| None::<(f64, f64, String)>);
     let seq = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let frame = Frame::new(&props.view.rows_per_lane);
     let (width, height, top) = *size;
@@ -134,10 +169,47 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         })
     };
+    // The bar under the pointer: rects carry `data-i="<row>.<bar>"` into props.bars.
+    let bar_at = {
+        let bars = props.bars.clone();
+        move |e: &MouseEvent| {
+            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok())?;
+            if let Some(task) = target.get_attribute("data-task").and_then(|v| v.parse::<u32>().ok()) {
+                return Some((Some(task), target.get_attribute("data-tip").unwrap_or_default()));
+            }
+            let i = target.get_attribute("data-i")?;
+            let (row, bar) = i.split_once('.')?;
+            let b = bars.get(row.parse::<usize>().ok()?)?.bars.get(bar.parse::<usize>().ok()?)?;
+            Some((b.task, String::new()))
+        }
+    };
+    let tip_of = {
+        let (bars, view) = (props.bars.clone(), props.view.clone());
+        move |e: &MouseEvent| -> Option<String> {
+            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok())?;
+            if let Some(tip) = target.get_attribute("data-tip") {
+                return Some(tip);
+            }
+            let i = target.get_attribute("data-i")?;
+            let (row, bar) = i.split_once('.')?;
+            let b = bars.get(row.parse::<usize>().ok()?)?.bars.get(bar.parse::<usize>().ok()?)?;
+            let kind = view.kinds.get(b.kind as usize).map_or("", |k| k.name.as_str());
+            Some(match b.count {
+                1 => format!("{kind} · {}", duration_label(b.end - b.start)),
+                n => format!("{n} tasks · {}", duration_label(b.end - b.start)),
+            })
+        }
+    };
     let onmousemove = {
-        let (drag, dispatch) = (drag.clone(), props.dispatch.clone());
+        let (drag, dispatch, hover) = (drag.clone(), props.dispatch.clone(), hover.clone());
         Callback::from(move |e: MouseEvent| {
-            let Some((x0, (a, b))) = *drag.borrow() else { return };
+            let Some((x0, (a, b))) = *drag.borrow() else {
+                let tip = tip_of(&e).map(|t| (f64::from(e.offset_x()), f64::from(e.offset_y()), t));
+                if tip.as_ref().map(|t| &t.2) != hover.as_ref().map(|t| &t.2) {
+                    hover.set(tip);
+                }
+                return;
+            };
             let dx = f64::from(e.client_x()) - x0;
             if dx.abs() >= 3.0 {
                 let shift = (-dx * (b - a) as f64 / chart_w) as Nanos;
@@ -150,18 +222,16 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             let Some((x0, _)) = drag.borrow_mut().take() else { return };
             if (f64::from(e.client_x()) - x0).abs() < 3.0 {
-                let id = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<Element>().ok())
-                    .and_then(|el| el.get_attribute("data-task"))
-                    .and_then(|v| v.parse::<u32>().ok());
-                dispatch.emit(Action::Select(id));
+                dispatch.emit(Action::Select(bar_at(&e).and_then(|(task, _)| task)));
             }
         })
     };
     let onmouseleave = {
-        let drag = drag.clone();
-        Callback::from(move |_: MouseEvent| *drag.borrow_mut() = None)
+        let (drag, hover) = (drag.clone(), hover.clone());
+        Callback::from(move |_: MouseEvent| {
+            *drag.borrow_mut() = None;
+            hover.set(None);
+        })
     };
 
     let view = &props.view;
@@ -192,22 +262,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </g>
         }
     });
-    let bars = props.bars.iter().flat_map(|row| {
-        let y = r(frame.row_y(row.lane, row.row) + 1.0);
-        row.bars.iter().map(move |b| (y.clone(), *b))
-    });
-    let bars = bars.map(|(y, b)| {
-        let (x0, x1) = (clamp(x(b.start)), clamp(x(b.end)));
-        let kind = view.kinds.get(b.kind as usize);
-        let fill = palette::fill(kind.and_then(|k| k.color.as_deref()), kind.map_or("", |k| k.name.as_str()));
-        let tip = match b.count {
-            1 => format!("{} · {}", kind.map_or("", |k| k.name.as_str()), duration_label(b.end - b.start)),
-            n => format!("{n} tasks · {}", duration_label(b.end - b.start)),
-        };
-        let selected = b.task.is_some() && b.task == props.selected;
+    let tooltip = hover.as_ref().map(|(hx, hy, text)| {
+        let w = 7.0 * text.chars().count() as f64 + 10.0;
+        let tx = if hx + 14.0 + w > gx + chart_w { hx - w - 8.0 } else { hx + 14.0 };
         html! {
-            <rect class={classes!("bar", selected.then_some("selected"))} x={r(x0)} y={y} width={r((x1 - x0).max(1.0))} height={r(row_h - 2.0)}
-                fill={fill} data-task={b.task.map(|t| t.to_string())}><title>{ tip }</title></rect>
+            <g class="tooltip" transform={format!("translate({},{})", r(tx.max(0.0)), r(hy + 12.0))}>
+                <rect width={r(w)} height="20" rx="3" />
+                <text x="5" y="14">{ text }</text>
+            </g>
         }
     });
     let mid = |lane: u32, row: Option<u32>| frame.row_y(lane, row.unwrap_or(0)) + row_h / 2.0;
@@ -216,7 +278,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let y = frame.row_y(step.lane_index, step.row.unwrap_or(0));
         let outline = html! {
             <rect class="path-step" x={r(clamp(x(start)))} y={r(y)} width={r((clamp(x(end)) - clamp(x(start))).max(2.0))} height={r(row_h)}
-                data-task={step.id.to_string()}><title>{ format!("{} · {}", step.label, duration_label(end - start)) }</title></rect>
+                data-task={step.id.to_string()} data-tip={format!("{} · {}", step.label, duration_label(end - start))} />
         };
         let link = i.checked_sub(1).map(|p| &path.steps[p]).and_then(|prev| {
             let prev_end = prev.end?;
@@ -280,8 +342,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     </defs>
                     <g class="axis">{ for axis }</g>
                     <g class="lanes">{ for lane_labels }</g>
-                    <g class="bars">{ for bars }</g>
+                    <BarsLayer view={props.view.clone()} bars={props.bars.clone()} {viewport} selected={props.selected} />
                     <g class="path">{ for steps }</g>
+                    { for tooltip }
                 </svg>
             </div>
         </div>

@@ -86,7 +86,7 @@ pub struct TypeRow {
 }
 
 /// Everything the page shows of a run but the timeline's bars.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunView {
     /// The format.
     pub format: FormatId,
