@@ -6,6 +6,7 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
+use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{RowBars, Viewport};
 use longpole_core::view::{RunView, TaskDetails};
 use longpole_core::Summary;
@@ -50,6 +51,17 @@ pub enum Request {
     ReportText {
         /// The run.
         run: RunId,
+    },
+    /// The dependency graph, laid out around a path.
+    Graph {
+        /// The run.
+        run: RunId,
+        /// Kinds whose folded group to unfold.
+        unfold: Vec<u32>,
+        /// Around the blocking chain instead of ya's path.
+        chain: bool,
+        /// As a standalone SVG file (a [`Response::Svg`]) instead of a layout.
+        export: bool,
     },
     /// The timeline as a standalone SVG file.
     ExportSvg {
@@ -133,10 +145,19 @@ pub enum Response {
         /// The report.
         text: String,
     },
+    /// The laid-out dependency graph.
+    Graph {
+        /// The run.
+        run: RunId,
+        /// The layout.
+        layout: Box<GraphLayout>,
+    },
     /// An exported SVG file.
     Svg {
         /// The run.
         run: RunId,
+        /// The file's name.
+        name: String,
         /// The file's text.
         text: String,
     },

@@ -2,6 +2,7 @@
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
 use crate::protocol::{Progress, Response, RunId};
+use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
 use longpole_core::view::{RunView, TaskDetails};
@@ -50,6 +51,8 @@ pub enum Phase {
 pub enum Tab {
     /// The flame-style chart over lanes.
     Timeline,
+    /// The dependency graph.
+    Graph,
     /// ya's report as tables.
     Tables,
     /// ya's report as text.
@@ -75,6 +78,10 @@ pub struct Explore {
     pub bars: Rc<Vec<RowBars>>,
     /// ya's report as text, once asked for.
     pub report_text: Option<Rc<str>>,
+    /// The dependency graph, once laid out.
+    pub graph: Option<Rc<GraphLayout>>,
+    /// Folded groups (kinds) the user unfolded.
+    pub unfold: Vec<u32>,
 }
 
 impl Default for Explore {
@@ -87,6 +94,8 @@ impl Default for Explore {
             details: None,
             bars: Rc::new(Vec::new()),
             report_text: None,
+            graph: None,
+            unfold: Vec::new(),
         }
     }
 }
@@ -162,6 +171,8 @@ pub enum Action {
     Pan(f64),
     /// Select a task (or nothing).
     Select(Option<u32>),
+    /// Unfold a folded group of the graph (a kind).
+    Unfold(u32),
 }
 
 impl Reducible for AppState {
@@ -195,6 +206,7 @@ impl Reducible for AppState {
                     next.explore = Explore::default();
                 }
                 Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Rc::new(rows),
+                Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Rc::new(*layout)),
                 Response::ReportText { run, text } if run == self.run => {
                     next.explore.report_text = Some(Rc::from(text))
                 }
@@ -203,7 +215,9 @@ impl Reducible for AppState {
                 {
                     next.explore.details = Some(Rc::new(*details));
                 }
-                Response::Failed { run, message } if run == self.run => next.phase = Phase::Failed { message },
+                Response::Failed { run, message } if run == self.run || run == 0 => {
+                    next.phase = Phase::Failed { message }
+                }
                 Response::Cancelled { run } if run == self.run => next.phase = Phase::Cancelled,
                 // Messages of runs the page no longer waits for.
                 _ => return self,
@@ -212,7 +226,16 @@ impl Reducible for AppState {
             Action::ToggleHelp => next.help = !next.help,
             Action::CloseHelp => next.help = false,
             Action::Tab(tab) => next.explore.tab = tab,
-            Action::ToggleChain => next.explore.chain = !next.explore.chain,
+            Action::ToggleChain => {
+                next.explore.chain = !next.explore.chain;
+                next.explore.graph = None;
+            }
+            Action::Unfold(kind) => {
+                if !next.explore.unfold.contains(&kind) {
+                    next.explore.unfold.push(kind);
+                    next.explore.graph = None;
+                }
+            }
             Action::Window(a, b) => next.explore.window = self.clamp(a, b),
             Action::Zoom { factor, at } => {
                 let Some((a, b)) = self.window() else { return self };

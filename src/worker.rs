@@ -8,8 +8,10 @@
 
 use crate::protocol::{Progress, Request, Response, RunId};
 use js_sys::{Array, Reflect, Uint8Array};
+use longpole_core::layout::graph;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::model::TaskId;
+use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
 use longpole_core::view::{RunView, TaskDetails};
 use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
@@ -60,20 +62,43 @@ fn answer(loaded: &Shared, request: Request) {
         Request::ReportText { run } if run == l.run => {
             Response::ReportText { run, text: longpole_core::report::YaReport::new(model, dataset.format).text() }
         }
+        Request::Graph { run, unfold, chain, export } if run == l.run => {
+            let Some(view) = &l.view else { return };
+            let path = if chain { &view.blocking_chain } else { &view.critical_path };
+            let ids: Vec<TaskId> = path.steps.iter().map(|s| TaskId(s.id)).collect();
+            let layout = graph::layout(model, &ids, &graph::GraphOptions::unfolding(unfold));
+            if export {
+                let title = l.analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
+                Response::Svg { run, name: "longpole-graph.svg".into(), text: graph_svg(view, &layout, &title) }
+            } else {
+                Response::Graph { run, layout: Box::new(layout) }
+            }
+        }
         Request::ExportSvg { run, viewport, chain } if run == l.run => {
             let Some(view) = &l.view else { return };
             let path = if chain { &view.blocking_chain } else { &view.critical_path };
             let rows = l.index.bars(model, viewport, 0..view.lanes.len());
             let title = l.analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
-            Response::Svg { run, text: timeline_svg(view, &rows, viewport, path, &title) }
+            Response::Svg {
+                run,
+                name: "longpole-timeline.svg".into(),
+                text: timeline_svg(view, &rows, viewport, path, &title),
+            }
         }
         _ => return,
     };
     post(&response);
 }
 
-/// Starts the worker: listens for requests and says it is ready.
+/// Starts the worker: listens for requests and says it is ready. A panic
+/// (a bug: input never panics the core) is reported to the page.
 pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        post(&Response::Failed {
+            run: 0,
+            message: format!("the analysis worker stopped on an internal error: {info}"),
+        });
+    }));
     let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
     let loaded: Shared = Rc::new(RefCell::new(None));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {

@@ -3,6 +3,7 @@
 
 mod app;
 mod breakdown;
+mod dep_graph;
 mod details;
 mod diagnostics_list;
 mod error_panel;

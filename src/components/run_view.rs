@@ -2,6 +2,7 @@
 //! middle (timeline, tables, report, diagnostics), details on the right.
 
 use super::breakdown::Breakdown;
+use super::dep_graph::DepGraph;
 use super::details::Details;
 use super::diagnostics_list::DiagnosticsList;
 use super::path_list::PathList;
@@ -87,6 +88,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }
             </>
         },
+        Tab::Graph => html! {
+            <DepGraph run={props.run} view={v.clone()} layout={e.graph.clone()} chain={e.chain} unfold={e.unfold.clone()}
+                selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
+        },
         Tab::Tables => html! { <Tables view={v.clone()} selected={e.selected} dispatch={props.dispatch.clone()} /> },
         Tab::Report => match &e.report_text {
             Some(text) => html! { <pre class="report" data-testid="report-text">{ &**text }</pre> },
@@ -116,6 +121,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 <div class="center">
                     <div class="tabs" role="tablist">
                         { tab(Tab::Timeline, "Timeline".into(), "tab-timeline") }
+                        { tab(Tab::Graph, "Graph".into(), "tab-graph") }
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }
                         { tab(Tab::Report, "Report".into(), "tab-report") }
                         { tab(Tab::Diagnostics, format!("Diagnostics {}", group(diagnostics)), "tab-diagnostics") }

@@ -83,13 +83,15 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                     let Some(json) = event.data().as_string() else { return };
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
-                        Ok(Response::Svg { text, .. }) => {
-                            if let Err(e) = crate::download::download("longpole-timeline.svg", "image/svg+xml", &text) {
+                        Ok(Response::Svg { name, text, .. }) => {
+                            if let Err(e) = crate::download::download(&name, "image/svg+xml", &text) {
                                 dispatch.emit(Action::Failed(e));
                             }
                         }
                         Ok(response) => dispatch.emit(Action::Worker(response)),
-                        Err(_) => {}
+                        Err(e) => dispatch.emit(Action::Failed(format!(
+                            "longpole could not read its worker's message ({e}); please report this"
+                        ))),
                     }
                 })
             };

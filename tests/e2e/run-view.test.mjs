@@ -122,3 +122,32 @@ test('hostile uids and hosts stay text: no script runs, no element is injected',
     rmSync(path, { force: true });
   }
 });
+
+test('the dependency graph shows the path, folds big graphs, unfolds on click, and exports', async () => {
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('sample-distbuild').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    await app.page.getByTestId('tab-graph').click();
+    await app.page.getByTestId('dep-graph').waitFor();
+    const pathNodes = await app.page.locator('.graph .node.on-path').count();
+    const pathLength = await app.page.getByTestId('critical-path-task').count();
+    assert.equal(pathNodes, pathLength, 'every step of the path is a highlighted node');
+    const before = await app.page.getByTestId('graph-summary').textContent();
+    assert.match(before, /tasks folded into groups/);
+    await app.page.locator('.graph .node.group').first().click();
+    await app.page.waitForFunction((b) => document.querySelector('[data-testid="graph-summary"]')?.textContent !== b, before);
+    const uid = await app.page.getByTestId('critical-path-task').nth(1).getAttribute('data-uid');
+    await app.page.locator('.graph .node.on-path[data-task]').first().click();
+    await app.page.getByTestId('details-uid').waitFor();
+    const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('export-graph-svg').click()]);
+    const text = readFileSync(await download.path(), 'utf8');
+    const ok = await app.page.evaluate((svg) => new DOMParser().parseFromString(svg, 'image/svg+xml').getElementsByTagName('parsererror').length === 0, text);
+    assert.ok(ok);
+    assert.equal(download.suggestedFilename(), 'longpole-graph.svg');
+    assert.ok(uid);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,3 +1,4 @@
 //! Layout: pure geometry of the views, from the model and its analyses.
 
+pub mod graph;
 pub mod timeline;
