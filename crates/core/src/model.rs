@@ -129,6 +129,26 @@ pub struct Task {
 }
 
 impl Task {
+    /// A task with these essentials and nothing else known (no name, bytes,
+    /// origin, target or metadata; not cached, not failed).
+    pub fn new(uid: Sym, kind: KindId, role: Role, lane: LaneId, start: Option<Nanos>, end: Option<Nanos>) -> Task {
+        Task {
+            uid,
+            name: None,
+            kind,
+            role,
+            lane,
+            start,
+            end,
+            bytes: None,
+            origin: None,
+            target: None,
+            meta: None,
+            cached: false,
+            failed: false,
+        }
+    }
+
     /// End minus start, when both are known.
     pub fn duration(&self) -> Option<Nanos> {
         Some(self.end? - self.start?)
@@ -338,21 +358,7 @@ mod tests {
         let cc = b.kind("CC", None);
         assert_eq!(b.kind("CC", Some("green")), cc);
         let u = b.sym("u");
-        let task = |lane, start, end| Task {
-            uid: u,
-            name: None,
-            kind: cc,
-            role: Role::Work,
-            lane,
-            start,
-            end,
-            bytes: None,
-            origin: None,
-            target: None,
-            meta: None,
-            cached: false,
-            failed: false,
-        };
+        let task = |lane, start, end| Task::new(u, cc, Role::Work, lane, start, end);
         let a = b.task(task(h1, Some(0), Some(5)));
         let c = b.task(task(h2, Some(1), None));
         let d = b.task(task(h2, Some(6), Some(9)));

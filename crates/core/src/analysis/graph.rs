@@ -73,21 +73,7 @@ mod tests {
         let ids: Vec<TaskId> = (0..4)
             .map(|i| {
                 let uid = b.sym(&format!("t{i}"));
-                b.task(Task {
-                    uid,
-                    name: None,
-                    kind,
-                    role: Role::Work,
-                    lane,
-                    start: Some(0),
-                    end: Some(1),
-                    bytes: None,
-                    origin: None,
-                    target: None,
-                    meta: None,
-                    cached: false,
-                    failed: false,
-                })
+                b.task(Task::new(uid, kind, Role::Work, lane, Some(0), Some(1)))
             })
             .collect();
         b.depends(ids[0], ids[1]);

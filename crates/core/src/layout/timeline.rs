@@ -174,21 +174,7 @@ mod tests {
         for &(lane, start, end) in spans {
             let lane = b.lane(lane);
             let uid = b.sym("t");
-            b.task(Task {
-                uid,
-                name: None,
-                kind,
-                role: Role::Work,
-                lane,
-                start: Some(start),
-                end: Some(end),
-                bytes: None,
-                origin: None,
-                target: None,
-                meta: None,
-                cached: false,
-                failed: false,
-            });
+            b.task(Task::new(uid, kind, Role::Work, lane, Some(start), Some(end)));
         }
         b.build()
     }

@@ -27,21 +27,7 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     let mut lanes: Vec<Option<LaneId>> = vec![None; hosts.len()];
     let mut lane_of =
         |b: &mut ModelBuilder, host: u32| *lanes[host as usize].get_or_insert_with(|| b.lane(hosts.name(host)));
-    let plain = |uid, name, kind, role, lane, start, end| Task {
-        uid,
-        name,
-        kind,
-        role,
-        lane,
-        start,
-        end,
-        bytes: None,
-        origin: None,
-        target: None,
-        meta: None,
-        cached: false,
-        failed: false,
-    };
+    let plain = |uid, name, kind, role, lane, start, end| Task { name, ..Task::new(uid, kind, role, lane, start, end) };
 
     let prepare_ids: Vec<TaskId> = prepares
         .iter()

@@ -23,19 +23,10 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
         let uid = b.sym(&n.uid);
         let name = node.map(|(_, x)| b.sym(&x.description));
         let task = Task {
-            uid,
             name,
-            kind,
-            role: Role::Work,
-            lane,
-            start: Some(n.start * NANOS_PER_MS),
-            end: Some(n.end * NANOS_PER_MS),
-            bytes: None,
-            origin: None,
-            target: None,
             meta: node.map(|(g, x)| g.meta(x).clone()),
             cached: n.restored,
-            failed: false,
+            ..Task::new(uid, kind, Role::Work, lane, Some(n.start * NANOS_PER_MS), Some(n.end * NANOS_PER_MS))
         };
         match run_of_uid.get(n.uid.as_str()) {
             Some(&id) => tasks[id.index()] = task,
@@ -56,21 +47,7 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
         let kind = b.kind("stage", Some("gray"));
         let lane = b.lane(STAGES_LANE);
         let uid = b.sym(&s.name);
-        b.task(Task {
-            uid,
-            name: None,
-            kind,
-            role: Role::Phase,
-            lane,
-            start: Some(s.start * NANOS_PER_MS),
-            end: Some(s.end * NANOS_PER_MS),
-            bytes: None,
-            origin: None,
-            target: None,
-            meta: None,
-            cached: false,
-            failed: false,
-        });
+        b.task(Task::new(uid, kind, Role::Phase, lane, Some(s.start * NANOS_PER_MS), Some(s.end * NANOS_PER_MS)));
     }
     if let Some(g) = graph {
         for (uid, &id) in &run_of_uid {
