@@ -105,6 +105,8 @@ impl Sink {
         let input = SniffInput { head: shown, at_eof: at_eof && shown.len() == head.len(), name: &self.name };
         match detect(input) {
             Detection::NeedMore => Ok(()),
+            // Wait for a whole excerpt, so the error reads the same at any chunk size.
+            Detection::Unrecognised if !at_eof && head.len() < UNRECOGNISED_EXCERPT => Ok(()),
             Detection::Unrecognised => Err(Stop::Unrecognised(head[..head.len().min(UNRECOGNISED_EXCERPT)].to_vec())),
             Detection::Found(format) => {
                 let head = std::mem::take(head);

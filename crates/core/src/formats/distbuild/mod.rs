@@ -67,43 +67,34 @@ impl Format for DistbuildFormat {
         FormatId::Distbuild
     }
 
-    /// Yes when the first lines all look like `<integer> <word> ...` and at
-    /// least one names a distbuild event.
+    /// Yes at the first line that names a distbuild event, when every line
+    /// before it starts with an integer time; no at the first line that does
+    /// not, or after [`SNIFF_LINES`] lines without an event. The answer
+    /// depends only on the lines up to the deciding one, so it does not
+    /// change with how much of the input is shown.
     fn sniff(&self, input: SniffInput<'_>) -> Sniff {
-        let mut seen = 0;
-        let mut known = false;
         let mut rest = input.head;
-        while seen < SNIFF_LINES {
-            let (line, complete) = match memchr::memchr(b'\n', rest) {
-                Some(i) => (&rest[..i], true),
-                None if input.at_eof && !rest.is_empty() => (rest, true),
-                None => (rest, false),
+        for _ in 0..SNIFF_LINES {
+            let line = match memchr::memchr(b'\n', rest) {
+                Some(i) => {
+                    let line = &rest[..i];
+                    rest = &rest[i + 1..];
+                    line
+                }
+                None if input.at_eof && !rest.is_empty() => std::mem::take(&mut rest),
+                None if input.at_eof => return Sniff::No,
+                None => return Sniff::NeedMore,
             };
-            if !complete {
-                break;
-            }
-            rest = rest.get(line.len() + 1..).unwrap_or_default();
             let fields = Fields::split(line);
-            if fields.len() == 0 {
-                continue;
-            }
-            let (Some(time), Some(ev)) = (fields.get(0), fields.get(1)) else { return Sniff::No };
-            if fields.len() < 3
-                || parse_int(time).is_none()
-                || ev.is_empty()
-                || !ev.iter().all(|b| b.is_ascii_graphic())
-            {
+            let Some(time) = fields.get(0) else { continue };
+            if parse_int(time).is_none() {
                 return Sniff::No;
             }
-            known |= is_known_event(ev);
-            seen += 1;
+            if fields.get(1).is_some_and(is_known_event) {
+                return Sniff::Yes;
+            }
         }
-        match (known, seen) {
-            (true, _) => Sniff::Yes,
-            (false, SNIFF_LINES) => Sniff::No,
-            (false, _) if input.at_eof => Sniff::No,
-            (false, _) => Sniff::NeedMore,
-        }
+        Sniff::No
     }
 
     fn reader(&self) -> Box<dyn FormatReader> {

@@ -1,0 +1,83 @@
+//! Never panic on input: arbitrary bytes, and log-like lines made of real
+//! event names with missing, extra and garbled fields, go through every
+//! reader (and the analyses and views) without a panic, and give the same
+//! result at any chunk size.
+
+use longpole_core::ingest::read_bytes;
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::report::{analysis_json, analysis_text};
+use longpole_core::view::RunView;
+use proptest::prelude::*;
+
+fn run(data: &[u8], chunk: usize) -> String {
+    match read_bytes("fuzz", data, chunk) {
+        Ok(input) => {
+            let analysis = longpole_core::reconcile(vec![input]);
+            for d in &analysis.datasets {
+                let index = TimelineIndex::new(&d.model);
+                let _ = RunView::of_ya(&d.model, d.format, &index);
+                let _ = longpole_core::layout::graph::layout(&d.model, &[], &Default::default());
+            }
+            format!("{}{}", analysis_text(&analysis), analysis_json(&analysis))
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+fn line() -> impl Strategy<Value = String> {
+    let events = prop::sample::select(vec![
+        "prepare_start",
+        "repository_prepared",
+        "resources_prepared",
+        "dep_start",
+        "dep_wait",
+        "dep_finished",
+        "dep_extract_queue",
+        "deploy",
+        "deployed",
+        "started",
+        "finished",
+        "finished_from_cache",
+        "ready",
+        "weird",
+    ]);
+    let field =
+        prop::sample::select(vec!["", "A", "B", "C", "7", "8", "host1", "host2", "-3", "x9", "OK", "FAILED", "100"]);
+    (
+        prop::sample::select(vec!["1000", "1500", "2000", "-5", "12x", "99999999999999999999"]),
+        events,
+        prop::collection::vec(field, 0..7),
+    )
+        .prop_map(|(t, e, f)| format!("{t} {e} {}", f.join(" ")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..2000), chunk in 1usize..64) {
+        let _ = run(&data, chunk);
+    }
+
+    #[test]
+    fn garbled_logs_never_panic_and_chunking_does_not_matter(lines in prop::collection::vec(line(), 1..60), chunk in 1usize..40) {
+        let log = lines.join("\n");
+        prop_assert_eq!(run(log.as_bytes(), chunk), run(log.as_bytes(), log.len().max(1)));
+    }
+
+    #[test]
+    fn garbled_graphs_never_panic(nodes in prop::collection::vec((0u8..6, prop::collection::vec(0u8..6, 0..4)), 0..12), chunk in 1usize..50) {
+        let body: Vec<String> = nodes.iter().map(|(u, deps)| {
+            let deps: Vec<String> = deps.iter().map(|d| format!("\"{d}\"")).collect();
+            format!("{{\"uid\": \"{u}\", \"deps\": [{}], \"kv\": {{\"p\": \"CC\"}}}}", deps.join(","))
+        }).collect();
+        let graph = format!("{{\"graph\": [{}]}}", body.join(","));
+        let log = "1000 prepare_start  7\n1100 resources_prepared  7\n1200 deploy 0 7 1\n1300 started 0 h\n1400 finished 0 h OK 1\n1500 started 1 h\n1600 finished 1 h OK 1\n";
+        let a = read_bytes("log", log.as_bytes(), chunk).unwrap();
+        let b = read_bytes("graph.json", graph.as_bytes(), chunk);
+        let mut inputs = vec![a];
+        if let Ok(b) = b { inputs.push(b); }
+        let analysis = longpole_core::reconcile(inputs);
+        let _ = analysis_json(&analysis);
+    }
+}
