@@ -7,7 +7,7 @@ use super::landing::Landing;
 use super::reading::Reading;
 use super::run_view::RunView;
 use super::summary_view::SummaryView;
-use crate::hooks::{use_analysis_worker, use_keys};
+use crate::hooks::{use_analysis_worker, use_hash_view, use_keys, HashView};
 use crate::protocol::Request;
 use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
@@ -70,6 +70,10 @@ pub fn App() -> Html {
         Callback::from(move |a: Action| d.dispatch(a))
     };
     let worker = use_analysis_worker(dispatch.clone());
+    let e = &state.explore;
+    let hash =
+        HashView { run: state.run, ready: state.view().is_some(), tab: e.tab, window: e.window, task: e.selected };
+    use_hash_view(hash, dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let file_input = use_node_ref();
     let dragging = use_state(|| false);

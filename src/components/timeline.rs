@@ -172,7 +172,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // The bar under the pointer: rects carry `data-i="<row>.<bar>"` into props.bars.
     let bar_at = {
         let bars = props.bars.clone();
-        move |e: &MouseEvent| {
+        Rc::new(move |e: &MouseEvent| {
             let target = e.target().and_then(|t| t.dyn_into::<Element>().ok())?;
             if let Some(task) = target.get_attribute("data-task").and_then(|v| v.parse::<u32>().ok()) {
                 return Some((Some(task), target.get_attribute("data-tip").unwrap_or_default()));
@@ -181,7 +181,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let (row, bar) = i.split_once('.')?;
             let b = bars.get(row.parse::<usize>().ok()?)?.bars.get(bar.parse::<usize>().ok()?)?;
             Some((b.task, String::new()))
-        }
+        })
     };
     let tip_of = {
         let (bars, view) = (props.bars.clone(), props.view.clone());
@@ -218,11 +218,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         })
     };
     let onmouseup = {
-        let (drag, dispatch) = (drag.clone(), props.dispatch.clone());
+        let (drag, dispatch, bar_at) = (drag.clone(), props.dispatch.clone(), bar_at.clone());
         Callback::from(move |e: MouseEvent| {
             let Some((x0, _)) = drag.borrow_mut().take() else { return };
             if (f64::from(e.client_x()) - x0).abs() < 3.0 {
                 dispatch.emit(Action::Select(bar_at(&e).and_then(|(task, _)| task)));
+            }
+        })
+    };
+    // Double-click fits a task in view.
+    let ondblclick = {
+        let (dispatch, bar_at, bars) = (props.dispatch.clone(), bar_at.clone(), props.bars.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some((Some(task), _)) = bar_at(&e) else { return };
+            let bar = bars.iter().flat_map(|r| r.bars.iter()).find(|b| b.task == Some(task));
+            if let Some(b) = bar {
+                let pad = ((b.end - b.start) / 4).max(1_000);
+                dispatch.emit(Action::Window(b.start - pad, b.end + pad));
             }
         })
     };
@@ -331,7 +343,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </div>
             <div class="chart-scroll" ref={scroller} {onscroll}>
                 <svg class="chart" width={r(gx + chart_w)} height={r(svg_h)} data-testid="timeline-chart"
-                    {onmousedown} {onmousemove} {onmouseup} {onmouseleave}>
+                    {onmousedown} {onmousemove} {onmouseup} {ondblclick} {onmouseleave}>
                     <defs>
                         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                             <path class="arrow-head" d="M0,0 L10,5 L0,10 z" />

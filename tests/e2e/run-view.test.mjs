@@ -151,3 +151,26 @@ test('the dependency graph shows the path, folds big graphs, unfolds on click, a
     await app.close();
   }
 });
+
+test('the URL hash keeps the tab, the window and the selection across a reload', async () => {
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('sample-distbuild-tiny').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    await app.page.locator('.path-list .step').nth(1).click();
+    await app.page.getByTestId('details-uid').waitFor();
+    await app.page.keyboard.press('w');
+    await app.page.getByTestId('tab-tables').click();
+    await app.page.waitForFunction(() => location.hash.includes('tab=tables') && location.hash.includes('task=') && location.hash.includes('window='));
+    const hash = await app.page.evaluate(() => location.hash);
+    await app.page.reload();
+    await app.page.getByTestId('sample-distbuild-tiny').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    await app.page.getByTestId('details-uid').waitFor();
+    assert.equal(await app.page.getByTestId('tab-tables').getAttribute('aria-selected'), 'true');
+    assert.equal(await app.page.evaluate(() => location.hash), hash);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
