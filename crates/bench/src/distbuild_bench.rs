@@ -14,6 +14,8 @@
 
 use longpole_core::analysis::critical_path::{blocking_chain, ya_path};
 use longpole_core::analysis::ya_stat::ya_stat;
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::view::RunView;
 use longpole_core::{reconcile, Ingest};
 use longpole_distbuild_sim::{graph, simulate, Config};
 use std::fs::File;
@@ -74,9 +76,12 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t_chain = t0.elapsed();
     let stat = ya_stat(model);
     let t_stat = t0.elapsed();
+    let index = TimelineIndex::new(model);
+    let view = RunView::of_ya(model, analysis.datasets[0].format, &index);
+    let t_view = t0.elapsed();
     let tasks = model.tasks().len();
     println!(
-        "{bytes}\t{tasks}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        "{bytes}\t{tasks}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
         t_parse.as_secs_f64(),
         (t_model - t_parse).as_secs_f64(),
         (t_ya - t_model).as_secs_f64(),
@@ -86,6 +91,7 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         peak_rss().unwrap_or(0),
         ya.tasks.len() + chain.tasks.len(),
         stat.longest.len(),
+        (t_view - t_stat).as_secs_f64() + view.counts.run as f64 * 0.0,
     );
     Ok(())
 }

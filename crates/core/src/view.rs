@@ -207,14 +207,8 @@ impl RunView {
         let r = YaReport::new(model, format);
         let count = |role: Role| model.tasks().iter().filter(|t| t.role == role).count() as u64;
         let gaps: Vec<Nanos> = r.steps.iter().map(|s| s.gap).collect();
-        let text = r.text();
-        let cache_line = text.lines().next().unwrap_or_default().to_owned();
-        let differences = text
-            .lines()
-            .skip_while(|l| !l.starts_with("Where it differs"))
-            .skip(1)
-            .map(|l| l.trim_start_matches("- ").to_owned())
-            .collect();
+        let cache_line = r.cache_line();
+        let differences = r.differences();
         let s = &r.stat.stages;
         RunView {
             format,

@@ -86,7 +86,7 @@ impl TimelineIndex {
             .into_iter()
             .map(|mut tasks| {
                 // Setup first on a tie, so prepare tasks sit at the start of their lane.
-                tasks.sort_by_key(|&t| {
+                tasks.sort_unstable_by_key(|&t| {
                     let task = model.task(t);
                     (task.start, task.role != Role::Setup, Reverse(task.end), t)
                 });

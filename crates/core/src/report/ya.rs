@@ -87,22 +87,8 @@ impl<'a> YaReport<'a> {
 
     /// The report as ya prints it, then the blocking chain and the differences.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        let c = &self.stat.cache;
-        let _ = writeln!(
-            out,
-            "Cache efficiency ratio is {:.02}% ({} of {}). Local: {} ({:.02}%), dist: {} ({:.02}%), by dynamic uids: 0 (0.00%), avoided: {} ({:.02}%)",
-            c.percent(c.not_executed()),
-            c.not_executed(),
-            c.run_tasks,
-            c.local,
-            c.percent(c.local),
-            c.dist,
-            c.percent(c.dist),
-            c.avoided(),
-            c.percent(c.avoided())
-        );
-        out.push('\n');
+        let mut out = self.cache_line();
+        out.push_str("\n\n");
         self.critical_path_text(&mut out);
         self.longest_text(&mut out);
         self.copies_text(&mut out);
@@ -115,6 +101,53 @@ impl<'a> YaReport<'a> {
         let _ = writeln!(out, "Total tests tasks time - {} ms ({:.2}%)", Ms(t.tests).rounded(), pct(t.tests));
         let _ = writeln!(out, "Total run tasks time - {} ms", Ms(t.run).rounded());
         self.blocking_text(&mut out);
+        out
+    }
+
+    /// ya's cache line.
+    pub fn cache_line(&self) -> String {
+        let c = &self.stat.cache;
+        format!(
+            "Cache efficiency ratio is {:.02}% ({} of {}). Local: {} ({:.02}%), dist: {} ({:.02}%), by dynamic uids: 0 (0.00%), avoided: {} ({:.02}%)",
+            c.percent(c.not_executed()),
+            c.not_executed(),
+            c.run_tasks,
+            c.local,
+            c.percent(c.local),
+            c.dist,
+            c.percent(c.dist),
+            c.avoided(),
+            c.percent(c.avoided())
+        )
+    }
+
+    /// Where the blocking chain differs from ya's path, one sentence each.
+    pub fn differences(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.ya.tasks.last() != self.blocking.tasks.last() {
+            let (y, b) = (self.ya.tasks.last(), self.blocking.tasks.last());
+            out.push(format!(
+                "they end at different tasks: the critical path at {} (the largest sum of durations), the blocking chain at {} (the last to finish).",
+                y.map_or("nothing".into(), |&t| self.name(t)),
+                b.map_or("nothing".into(), |&t| self.name(t))
+            ));
+        }
+        for d in &self.divergences {
+            let task = self.model.task(d.task);
+            let end = |x: Option<TaskId>| x.and_then(|x| self.model.task(x).end);
+            let waited = match (task.start, end(d.blocking)) {
+                (Some(s), Some(e)) => {
+                    format!(", which ended at {} and after which it waited {} ms", self.time(Some(e)), Ms(s - e))
+                }
+                _ => String::new(),
+            };
+            out.push(format!(
+                "at {}: the critical path goes on to {} (larger sum of durations), the blocking chain to {}{waited}.",
+                self.name(d.task),
+                d.ya.map_or("nothing".into(), |t| self.name(t)),
+                d.blocking.map_or("nothing".into(), |t| self.name(t)),
+            ));
+        }
         out
     }
 
@@ -250,31 +283,8 @@ impl<'a> YaReport<'a> {
             return;
         }
         out.push_str("Where it differs from the critical path:\n");
-        if self.ya.tasks.last() != self.blocking.tasks.last() {
-            let (y, b) = (self.ya.tasks.last(), self.blocking.tasks.last());
-            let _ = writeln!(
-                out,
-                "- they end at different tasks: the critical path at {} (the largest sum of durations), the blocking chain at {} (the last to finish).",
-                y.map_or("nothing".into(), |&t| self.name(t)),
-                b.map_or("nothing".into(), |&t| self.name(t))
-            );
-        }
-        for d in &self.divergences {
-            let task = self.model.task(d.task);
-            let end = |x: Option<TaskId>| x.and_then(|x| self.model.task(x).end);
-            let waited = match (task.start, end(d.blocking)) {
-                (Some(s), Some(e)) => {
-                    format!(", which ended at {} and after which it waited {} ms", self.time(Some(e)), Ms(s - e))
-                }
-                _ => String::new(),
-            };
-            let _ = writeln!(
-                out,
-                "- at {}: the critical path goes on to {} (larger sum of durations), the blocking chain to {}{waited}.",
-                self.name(d.task),
-                d.ya.map_or("nothing".into(), |t| self.name(t)),
-                d.blocking.map_or("nothing".into(), |t| self.name(t)),
-            );
+        for d in self.differences() {
+            let _ = writeln!(out, "- {d}");
         }
     }
 
