@@ -1,34 +1,62 @@
-//! The run's key numbers as machine-readable elements (visually hidden):
-//! for tests and automation, present whichever tab is open.
+//! The run's key numbers as machine-readable elements (hidden, so they cost
+//! no layout): for tests and automation, present whichever tab is open.
+//!
+//! A path can have thousands of steps; their elements are added a few
+//! thousand per frame, so drawing a big result is never one long task. The
+//! `analysis-ready` marker appears when all of them are in the DOM.
 
 use longpole_core::model::NANOS_PER_MS;
 use longpole_core::view::RunView;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// Path steps added per frame.
+const STEPS_PER_FRAME: usize = 2_000;
 
 /// Properties of [`RunFacts`].
 #[derive(Properties, PartialEq)]
 pub struct RunFactsProps {
     /// The run.
-    pub view: std::rc::Rc<RunView>,
+    pub view: Rc<RunView>,
 }
 
 /// The facts.
 #[component]
 pub fn RunFacts(props: &RunFactsProps) -> Html {
     let v = &props.view;
+    let total = v.critical_path.steps.len();
+    let shown = use_state(|| total.min(STEPS_PER_FRAME));
+    {
+        let (shown, now) = (shown.clone(), *shown);
+        use_effect_with((now, total), move |&(now, total)| {
+            if now < total {
+                let next = Closure::once_into_js(move || shown.set((now + STEPS_PER_FRAME).min(total)));
+                if let Some(w) = web_sys::window() {
+                    let _ = w.request_animation_frame(next.unchecked_ref());
+                }
+            }
+        });
+    }
     let ms = |ns: i64| (ns / NANOS_PER_MS).to_string();
     html! {
-        <div class="visually-hidden" data-testid="run-facts">
+        <>
+        <div hidden=true data-testid="run-facts">
             <span data-testid="critical-path-total-ms">{ ms(v.critical_path.total) }</span>
             <span data-testid="blocking-chain-total-ms">{ ms(v.blocking_chain.total) }</span>
             <span data-testid="task-count-run">{ v.counts.run }</span>
             <span data-testid="task-count-copy">{ v.counts.copy }</span>
             <span data-testid="task-count-prepare">{ v.counts.prepare }</span>
             <ol>
-                { for v.critical_path.steps.iter().map(|s| html! {
+                { for v.critical_path.steps.iter().take(*shown).map(|s| html! {
                     <li data-testid="critical-path-task" data-kind={s.kind.clone()} data-uid={s.uid.clone()} />
                 }) }
             </ol>
         </div>
+        if *shown >= total {
+            <span class="ready-mark" data-testid="analysis-ready" title="Every result is on the page">{ "✓ analysed" }</span>
+        }
+        </>
     }
 }

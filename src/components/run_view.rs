@@ -100,7 +100,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
         Tab::Diagnostics => html! { <DiagnosticsList inputs={s.inputs.clone()} /> },
     };
     html! {
-        <section class="run" data-testid="analysis-ready">
+        <section class="run" data-testid="run">
             <header class="run-header">
                 <p class="headline">
                     <strong>{ s.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ") }</strong>
@@ -109,13 +109,13 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
                 </p>
                 <p class="numbers">
+                    <RunFacts view={v.clone()} />
                     { "wall " }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
                     { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
                     <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
                     { format!(" · {} hosts · {} run, {} copy, {} prepare tasks", group(v.lanes.len() as u64), group(v.counts.run), group(v.counts.copy), group(v.counts.prepare)) }
                 </p>
             </header>
-            <RunFacts view={v.clone()} />
             <div class="run-body">
                 <PathList path={path.clone()} chain={e.chain} selected={e.selected} dispatch={props.dispatch.clone()} />
                 <div class="center">

@@ -9,11 +9,12 @@ use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
 use crate::state::Action;
 use longpole_core::dump::duration_label;
-use longpole_core::layout::timeline::{ticks, Frame, RowBars, Viewport};
+use longpole_core::layout::timeline::{self, ticks, Bar, Frame, RowBars, Viewport};
 use longpole_core::model::Nanos;
 use longpole_core::render::palette;
 use longpole_core::view::{PathView, RunView};
 use std::cell::Cell;
+use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -57,29 +58,44 @@ struct BarsLayerProps {
     selected: Option<u32>,
 }
 
-/// The bars: one rect per bar, each with its place in `bars` (`data-i`).
-/// A component of its own, so hovering (a tooltip) does not redraw them.
+/// The bars: one SVG path per row and kind (a rectangle per bar in it), so
+/// thousands of bars are a few hundred elements; the pointer finds bars by
+/// position ([`bar_at`]). A component of its own, so hovering does not redraw them.
 #[component]
 fn BarsLayer(props: &BarsLayerProps) -> Html {
     let frame = Frame::new(&props.view.rows_per_lane);
     let (gx, viewport) = (frame.gutter, props.viewport);
     let x = |t: Nanos| (gx + viewport.x(t)).clamp(gx, gx + viewport.width);
-    let bar_h = r(frame.row - 2.0);
-    let rects = props.bars.iter().enumerate().flat_map(|(ri, row)| {
+    let h = r(frame.row - 2.0);
+    let mut paths: Vec<Html> = Vec::new();
+    let mut selected: Option<Html> = None;
+    for row in props.bars.iter() {
         let y = r(frame.row_y(row.lane, row.row) + 1.0);
-        let (bar_h, view, selected) = (bar_h.clone(), &props.view, props.selected);
-        row.bars.iter().enumerate().map(move |(bi, b)| {
+        let mut by_kind: Vec<(u32, String)> = Vec::new();
+        for b in &row.bars {
             let (x0, x1) = (x(b.start), x(b.end));
-            let kind = view.kinds.get(b.kind as usize);
-            let fill = palette::fill(kind.and_then(|k| k.color.as_deref()), kind.map_or("", |k| k.name.as_str()));
-            let on = b.task.is_some() && b.task == selected;
-            html! {
-                <rect class={classes!("bar", on.then_some("selected"))} x={r(x0)} y={y.clone()} width={r((x1 - x0).max(1.0))}
-                    height={bar_h.clone()} fill={fill} data-i={format!("{ri}.{bi}")} />
+            let w = r((x1 - x0).max(1.0));
+            let d = match by_kind.iter_mut().find(|(k, _)| *k == b.kind) {
+                Some((_, d)) => d,
+                None => {
+                    by_kind.push((b.kind, String::new()));
+                    &mut by_kind.last_mut().expect("just pushed").1
+                }
+            };
+            let _ = write!(d, "M{} {y}h{w}v{h}h-{w}z", r(x0));
+            if b.task.is_some() && b.task == props.selected {
+                selected = Some(
+                    html! { <rect class="bar selected" x={r(x0)} y={y.clone()} width={w.clone()} height={h.clone()} /> },
+                );
             }
-        })
-    });
-    html! { <g class="bars">{ for rects }</g> }
+        }
+        for (kind, d) in by_kind {
+            let k = props.view.kinds.get(kind as usize);
+            let fill = palette::fill(k.and_then(|k| k.color.as_deref()), k.map_or("", |k| k.name.as_str()));
+            paths.push(html! { <path class="bar" {d} fill={fill} /> });
+        }
+    }
+    html! { <g class="bars">{ for paths }{ for selected }</g> }
 }
 
 /// The chart.
@@ -169,30 +185,29 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         })
     };
-    // The bar under the pointer: rects carry `data-i="<row>.<bar>"` into props.bars.
+    // What is under the pointer: a path step (its own element), else a bar found by position.
+    let svg_ref = use_node_ref();
     let bar_at = {
-        let bars = props.bars.clone();
-        Rc::new(move |e: &MouseEvent| {
+        let (bars, svg_ref, frame) = (props.bars.clone(), svg_ref.clone(), frame.clone());
+        Rc::new(move |e: &MouseEvent| -> Option<(Option<u32>, Option<Bar>, Option<String>)> {
             let target = e.target().and_then(|t| t.dyn_into::<Element>().ok())?;
             if let Some(task) = target.get_attribute("data-task").and_then(|v| v.parse::<u32>().ok()) {
-                return Some((Some(task), target.get_attribute("data-tip").unwrap_or_default()));
+                return Some((Some(task), None, target.get_attribute("data-tip")));
             }
-            let i = target.get_attribute("data-i")?;
-            let (row, bar) = i.split_once('.')?;
-            let b = bars.get(row.parse::<usize>().ok()?)?.bars.get(bar.parse::<usize>().ok()?)?;
-            Some((b.task, String::new()))
+            let rect = svg_ref.cast::<Element>()?.get_bounding_client_rect();
+            let (x, y) = (f64::from(e.client_x()) - rect.left(), f64::from(e.client_y()) - rect.top());
+            let b = *timeline::bar_at(&bars, &frame, viewport, x, y)?;
+            Some((b.task, Some(b), None))
         })
     };
     let tip_of = {
-        let (bars, view) = (props.bars.clone(), props.view.clone());
+        let (bar_at, view) = (bar_at.clone(), props.view.clone());
         move |e: &MouseEvent| -> Option<String> {
-            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok())?;
-            if let Some(tip) = target.get_attribute("data-tip") {
-                return Some(tip);
+            let (_, bar, tip) = bar_at(e)?;
+            if tip.is_some() {
+                return tip;
             }
-            let i = target.get_attribute("data-i")?;
-            let (row, bar) = i.split_once('.')?;
-            let b = bars.get(row.parse::<usize>().ok()?)?.bars.get(bar.parse::<usize>().ok()?)?;
+            let b = bar?;
             let kind = view.kinds.get(b.kind as usize).map_or("", |k| k.name.as_str());
             Some(match b.count {
                 1 => format!("{kind} · {}", duration_label(b.end - b.start)),
@@ -201,10 +216,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         }
     };
     let onmousemove = {
-        let (drag, dispatch, hover) = (drag.clone(), props.dispatch.clone(), hover.clone());
+        let (drag, dispatch, hover, svg_ref) = (drag.clone(), props.dispatch.clone(), hover.clone(), svg_ref.clone());
         Callback::from(move |e: MouseEvent| {
             let Some((x0, (a, b))) = *drag.borrow() else {
-                let tip = tip_of(&e).map(|t| (f64::from(e.offset_x()), f64::from(e.offset_y()), t));
+                let rect = svg_ref.cast::<Element>().map(|el| el.get_bounding_client_rect());
+                let at = rect
+                    .map_or((0.0, 0.0), |r| (f64::from(e.client_x()) - r.left(), f64::from(e.client_y()) - r.top()));
+                let tip = tip_of(&e).map(|t| (at.0, at.1, t));
                 if tip.as_ref().map(|t| &t.2) != hover.as_ref().map(|t| &t.2) {
                     hover.set(tip);
                 }
@@ -222,7 +240,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             let Some((x0, _)) = drag.borrow_mut().take() else { return };
             if (f64::from(e.client_x()) - x0).abs() < 3.0 {
-                dispatch.emit(Action::Select(bar_at(&e).and_then(|(task, _)| task)));
+                dispatch.emit(Action::Select(bar_at(&e).and_then(|(task, _, _)| task)));
             }
         })
     };
@@ -230,7 +248,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let ondblclick = {
         let (dispatch, bar_at, bars) = (props.dispatch.clone(), bar_at.clone(), props.bars.clone());
         Callback::from(move |e: MouseEvent| {
-            let Some((Some(task), _)) = bar_at(&e) else { return };
+            let Some((Some(task), _, _)) = bar_at(&e) else { return };
             let bar = bars.iter().flat_map(|r| r.bars.iter()).find(|b| b.task == Some(task));
             if let Some(b) = bar {
                 let pad = ((b.end - b.start) / 4).max(1_000);
@@ -285,34 +303,58 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         }
     });
     let mid = |lane: u32, row: Option<u32>| frame.row_y(lane, row.unwrap_or(0)) + row_h / 2.0;
-    let steps = path.steps.iter().enumerate().filter_map(|(i, step)| {
-        let (start, end) = (step.start?, step.end?);
+    // The path: only steps in the visible lanes and time window; outlines
+    // under 3 px, waits under 2 px and arrows under 6 px are too small to see
+    // apart, so they join one shape each instead of being elements of their own.
+    let lane_seen = |lane: u32| (lanes.start..lanes.end).contains(&(lane as usize));
+    let in_window = |a: Nanos, b: Nanos| b >= viewport.start && a <= viewport.end;
+    let (mut tiny, mut tiny_arrows) = (String::new(), String::new());
+    let mut steps: Vec<Html> = Vec::new();
+    for (i, step) in path.steps.iter().enumerate() {
+        let (Some(start), Some(end)) = (step.start, step.end) else { continue };
+        let prev = i.checked_sub(1).map(|p| &path.steps[p]).filter(|p| p.end.is_some());
+        let seen = lane_seen(step.lane_index) || prev.is_some_and(|p| lane_seen(p.lane_index));
+        let from = prev.and_then(|p| p.end).unwrap_or(start);
+        if !seen || !in_window(from.min(start), end) {
+            continue;
+        }
         let y = frame.row_y(step.lane_index, step.row.unwrap_or(0));
-        let outline = html! {
-            <rect class="path-step" x={r(clamp(x(start)))} y={r(y)} width={r((clamp(x(end)) - clamp(x(start))).max(2.0))} height={r(row_h)}
-                data-task={step.id.to_string()} data-tip={format!("{} · {}", step.label, duration_label(end - start))} />
-        };
-        let link = i.checked_sub(1).map(|p| &path.steps[p]).and_then(|prev| {
-            let prev_end = prev.end?;
-            let wait = (start > prev_end).then(|| {
-                let (w0, w1) = (clamp(x(prev_end)), clamp(x(start)));
-                html! {
-                    <g class="wait">
-                        <rect x={r(w0)} y={r(y)} width={r((w1 - w0).max(1.0))} height={r(row_h)} fill="url(#wait)" />
-                        <text x={r(w0 + 2.0)} y={r(y - 2.0)}>{ format!("wait {}", duration_label(start - prev_end)) }</text>
-                    </g>
-                }
+        let (x0, x1) = (clamp(x(start)), clamp(x(end)));
+        if x1 - x0 >= 3.0 {
+            steps.push(html! {
+                <rect class="path-step" x={r(x0)} y={r(y)} width={r(x1 - x0)} height={r(row_h)}
+                    data-task={step.id.to_string()} data-tip={format!("{} · {}", step.label, duration_label(end - start))} />
             });
-            Some(html! {
-                <>
-                    { for wait }
-                    <line class="path-arrow" x1={r(clamp(x(prev_end)))} y1={r(mid(prev.lane_index, prev.row))}
-                        x2={r(clamp(x(start)))} y2={r(mid(step.lane_index, step.row))} marker-end="url(#arrow)" />
-                </>
-            })
-        });
-        Some(html! { <>{ outline }{ for link }</> })
-    });
+        } else {
+            let _ =
+                write!(tiny, "M{} {}h{}v{}h-{}z", r(x0), r(y), r((x1 - x0).max(1.0)), r(row_h), r((x1 - x0).max(1.0)));
+        }
+        let Some(prev) = prev else { continue };
+        let prev_end = prev.end.unwrap_or(start);
+        let (w0, w1) = (clamp(x(prev_end)), clamp(x(start)));
+        if start > prev_end && w1 - w0 >= 2.0 {
+            steps.push(html! {
+                <g class="wait">
+                    <rect x={r(w0)} y={r(y)} width={r(w1 - w0)} height={r(row_h)} fill="url(#wait)" />
+                    <text x={r(w0 + 2.0)} y={r(y - 2.0)}>{ format!("wait {}", duration_label(start - prev_end)) }</text>
+                </g>
+            });
+        }
+        let (y0, y1) = (mid(prev.lane_index, prev.row), mid(step.lane_index, step.row));
+        if (w1 - w0).hypot(y1 - y0) >= 6.0 {
+            steps.push(html! {
+                <line class="path-arrow" x1={r(w0)} y1={r(y0)} x2={r(w1)} y2={r(y1)} marker-end="url(#arrow)" />
+            });
+        } else {
+            let _ = write!(tiny_arrows, "M{} {}L{} {}", r(w0), r(y0), r(w1), r(y1));
+        }
+    }
+    if !tiny.is_empty() {
+        steps.push(html! { <path class="path-step tiny" d={tiny} /> });
+    }
+    if !tiny_arrows.is_empty() {
+        steps.push(html! { <path class="path-arrow" d={tiny_arrows} /> });
+    }
 
     let export = {
         let (worker, run, chain) = (props.worker.clone(), props.run, props.chain);
@@ -342,7 +384,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <button class="button" onclick={export} data-testid="export-timeline-svg" title="Save the chart as a standalone SVG file">{ "⤓ SVG" }</button>
             </div>
             <div class="chart-scroll" ref={scroller} {onscroll}>
-                <svg class="chart" width={r(gx + chart_w)} height={r(svg_h)} data-testid="timeline-chart"
+                <svg class="chart" ref={svg_ref.clone()} width={r(gx + chart_w)} height={r(svg_h)} data-testid="timeline-chart"
                     {onmousedown} {onmousemove} {onmouseup} {ondblclick} {onmouseleave}>
                     <defs>
                         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

@@ -63,7 +63,7 @@ const firstProgress = m.progress.find((p) => p.v > 0);
 const readingStart = firstProgress ? firstProgress.t - 200 : 0;
 const during = m.longTasks.filter((t) => t.start >= readingStart);
 const distinct = new Set(m.progress.map((p) => p.v)).size;
-const summary = await page.getByTestId('analysis-ready').locator('.headline').textContent();
+const summary = await page.locator('.headline').textContent();
 await app.close();
 
 const result = {

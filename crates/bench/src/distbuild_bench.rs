@@ -144,7 +144,9 @@ fn main() -> ExitCode {
             }
         }
         let Some(f) = best else { return ExitCode::FAILURE };
-        let [bytes, tasks, parse, model, ya, chain, stat, total, rss, _, _, views] = f[..] else { return ExitCode::FAILURE };
+        let [bytes, tasks, parse, model, ya, chain, stat, total, rss, _, _, views] = f[..] else {
+            return ExitCode::FAILURE;
+        };
         let ms = |s: f64| format!("{:.0} ms", s * 1000.0);
         let paths = parse + model + ya + chain;
         println!(

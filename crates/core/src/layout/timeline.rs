@@ -180,6 +180,22 @@ mod tests {
     }
 
     #[test]
+    fn the_bar_under_the_pointer_is_found() {
+        let m = model(&[("h", 0, 100), ("h", 300, 400), ("g", 0, 1000)]);
+        let idx = TimelineIndex::new(&m);
+        let view = Viewport { start: 0, end: 1000, width: 100.0 };
+        let rows = idx.bars(&m, view, 0..2);
+        let frame = Frame::new(&idx.rows_per_lane());
+        let y = frame.row_y(0, 0) + 2.0;
+        assert_eq!(bar_at(&rows, &frame, view, frame.gutter + 35.0, y).and_then(|b| b.task), Some(1));
+        assert_eq!(bar_at(&rows, &frame, view, frame.gutter + 20.0, y), None);
+        assert_eq!(
+            bar_at(&rows, &frame, view, frame.gutter + 5.0, frame.row_y(1, 0) + 2.0).and_then(|b| b.task),
+            Some(2)
+        );
+    }
+
+    #[test]
     fn overlapping_tasks_go_to_rows_first_fit() {
         let m = model(&[("h", 0, 10), ("h", 5, 15), ("h", 10, 20), ("g", 0, 1)]);
         let idx = TimelineIndex::new(&m);
@@ -256,6 +272,19 @@ impl Frame {
         let last = self.lane_top[..lanes].partition_point(|&y| y < bottom);
         first..last.max(first)
     }
+}
+
+/// The bar under the point (`x`, `y`) of the chart (px, the frame's
+/// coordinates), within a pixel's tolerance in time.
+pub fn bar_at<'a>(rows: &'a [RowBars], frame: &Frame, view: Viewport, x: f64, y: f64) -> Option<&'a Bar> {
+    let row = rows.iter().find(|r| {
+        let top = frame.row_y(r.lane, r.row);
+        (top..top + frame.row).contains(&y)
+    })?;
+    let px = view.ns_per_px();
+    let t = view.start as f64 + (x - frame.gutter) * px;
+    let i = row.bars.partition_point(|b| (b.end as f64) + px < t);
+    row.bars.get(i).filter(|b| (b.start as f64) - px <= t)
 }
 
 /// Tick marks for a time axis: (time, label) pairs, about one per 100 px.
