@@ -193,12 +193,33 @@ impl JsonSplitter {
 
     /// Feeds a chunk; complete pieces go to `each` in document order.
     pub fn feed(&mut self, chunk: &[u8], each: &mut dyn FnMut(Piece<'_>)) -> Result<(), NotJson> {
-        for &b in chunk {
+        let mut i = 0;
+        while i < chunk.len() {
+            if self.in_string && !self.escaped {
+                // Inside a string only '"' and '\\' matter: take the bytes before them at once.
+                let span_end = memchr::memchr2(b'"', b'\\', &chunk[i..]).map_or(chunk.len(), |k| i + k);
+                let span = &chunk[i..span_end];
+                if self.capture != Capture::None {
+                    if self.keeping {
+                        self.buf.extend_from_slice(span);
+                    }
+                } else if self.object == ObjectState::InKey {
+                    self.key.extend_from_slice(span);
+                }
+                self.offset += span.len() as u64;
+                self.line += memchr::memchr_iter(b'\n', span).count() as u64;
+                i = span_end;
+                if i == chunk.len() {
+                    break;
+                }
+            }
+            let b = chunk[i];
             self.byte(b, each)?;
             self.offset += 1;
             if b == b'\n' {
                 self.line += 1;
             }
+            i += 1;
         }
         Ok(())
     }
