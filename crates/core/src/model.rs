@@ -313,6 +313,16 @@ impl ModelBuilder {
         id
     }
 
+    /// A task added so far.
+    pub fn get(&self, id: TaskId) -> &Task {
+        &self.model.tasks[id.index()]
+    }
+
+    /// A task added so far, to change.
+    pub fn get_mut(&mut self, id: TaskId) -> &mut Task {
+        &mut self.model.tasks[id.index()]
+    }
+
     /// Records that `task` waited for `dep` (after the dependencies recorded before).
     pub fn depends(&mut self, task: TaskId, dep: TaskId) {
         self.edges.push((task, dep));
@@ -323,9 +333,46 @@ impl ModelBuilder {
         self.model.window = Some((first, last));
     }
 
-    /// The finished model: dependencies grouped per task (a stable counting
-    /// sort, so each task keeps the order its dependencies were recorded in).
+    /// The finished model: kinds and lanes no task uses are dropped; dependencies are
+    /// grouped per task (a stable counting sort, so each task keeps the order
+    /// its dependencies were recorded in).
     pub fn build(mut self) -> Model {
+        let mut used = vec![false; self.model.kinds.len()];
+        self.model.tasks.iter().for_each(|t| used[t.kind.index()] = true);
+        if used.iter().any(|u| !u) {
+            let mut new_id = vec![0u32; used.len()];
+            let mut kept = Vec::new();
+            for (i, kind) in std::mem::take(&mut self.model.kinds).into_iter().enumerate() {
+                if used[i] {
+                    new_id[i] = kept.len() as u32;
+                    kept.push(kind);
+                }
+            }
+            self.model.kinds = kept;
+            self.model.tasks.iter_mut().for_each(|t| t.kind = KindId(new_id[t.kind.index()]));
+        }
+        let mut used = vec![false; self.model.lanes.len()];
+        for t in &self.model.tasks {
+            used[t.lane.index()] = true;
+            if let Some(o) = t.origin {
+                used[o.index()] = true;
+            }
+        }
+        if used.iter().any(|u| !u) {
+            let mut new_id = vec![0u32; used.len()];
+            let mut kept = Vec::new();
+            for (i, lane) in std::mem::take(&mut self.model.lanes).into_iter().enumerate() {
+                if used[i] {
+                    new_id[i] = kept.len() as u32;
+                    kept.push(lane);
+                }
+            }
+            self.model.lanes = kept;
+            for t in &mut self.model.tasks {
+                t.lane = LaneId(new_id[t.lane.index()]);
+                t.origin = t.origin.map(|o| LaneId(new_id[o.index()]));
+            }
+        }
         let n = self.model.tasks.len();
         let mut start = vec![0u32; n + 1];
         for &(t, _) in &self.edges {

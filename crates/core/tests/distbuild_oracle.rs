@@ -1,11 +1,10 @@
 //! The distbuild reader against the simulator's true schedule: every run
 //! task, copy and prepare phase of simulated builds, reconciled from lines in
-//! shuffled order, at any chunk size.
+//! shuffled order, at any chunk size, as tasks of the model.
 
-use longpole_core::formats::distbuild::Log;
-use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
-use longpole_distbuild_sim::{graph, simulate, Config, TrueCopy, TruePrepare, Truth};
+use longpole_core::model::{Model, Role, TaskId, NANOS_PER_MS};
+use longpole_distbuild_sim::{graph, simulate, Config, TrueCopy, TruePrepare, TrueRun, Truth};
 
 fn simulated(cfg: &Config) -> (Vec<u8>, Truth) {
     let nodes = graph(cfg);
@@ -14,54 +13,62 @@ fn simulated(cfg: &Config) -> (Vec<u8>, Truth) {
     (log, truth)
 }
 
-fn read(log: &[u8], chunk: usize) -> (Log, u64) {
+fn read(log: &[u8], chunk: usize) -> (Model, u64) {
     let input = read_bytes("sim.log", log, chunk).unwrap();
     let diagnostics = input.info.diagnostics.total();
-    let Parsed::Distbuild(parsed) = input.parsed else { panic!("not read as a distbuild log") };
-    (parsed, diagnostics)
+    (longpole_core::reconcile(vec![input]).datasets.remove(0).model, diagnostics)
+}
+
+fn ms(t: Option<i64>) -> i64 {
+    t.unwrap() / NANOS_PER_MS
 }
 
 fn check(cfg: &Config, chunks: &[usize]) {
     let (log, truth) = simulated(cfg);
     for &chunk in chunks {
-        let (parsed, diagnostics) = read(&log, chunk);
+        let (m, diagnostics) = read(&log, chunk);
         assert_eq!(diagnostics, 0, "a clean simulated log has no diagnostics");
-        assert_eq!(parsed.window, Some(truth.window));
-        assert_eq!(parsed.runs.len(), truth.runs.len());
-        for run in &parsed.runs {
-            let uid = parsed.uid(run.uid);
-            let t = truth.runs.iter().find(|t| t.uid == uid).unwrap();
-            assert_eq!(parsed.host(run.host), t.host, "{uid} host");
-            assert_eq!(run.start, Some(t.start), "{uid} start (ya: the later of deployed/started in the file)");
-            assert_eq!(run.end, Some(t.end), "{uid} end");
-            assert_eq!(run.from_cache, t.cached, "{uid} cached");
-            assert_eq!(parsed.failed(run), t.failed, "{uid} status");
-        }
-        let mut copies: Vec<TrueCopy> = parsed
-            .copies
-            .iter()
-            .map(|c| TrueCopy {
-                dep_uid: parsed.uid(c.dep_uid).to_owned(),
-                uid: parsed.uid(c.uid).to_owned(),
-                dest: parsed.host(c.dest_host).to_owned(),
-                origin: c.origin_host.map(|h| parsed.host(h).to_owned()).unwrap_or_default(),
-                start: c.start.unwrap(),
-                end: c.end.unwrap(),
-                size: c.size,
+        assert_eq!(m.window().map(|(a, b)| (a / NANOS_PER_MS, b / NANOS_PER_MS)), Some(truth.window));
+        let ids = || (0..m.tasks().len() as u32).map(TaskId);
+        let lane = |t: TaskId| m.lanes()[m.task(t).lane.index()].name.clone();
+        let mut runs: Vec<TrueRun> = ids()
+            .filter(|&t| m.task(t).role == Role::Work)
+            .map(|t| TrueRun {
+                uid: m.uid(t).to_owned(),
+                host: lane(t),
+                start: ms(m.task(t).start),
+                end: ms(m.task(t).end),
+                cached: m.task(t).cached,
+                failed: m.task(t).failed,
+            })
+            .collect();
+        runs.sort_by(|a, b| a.uid.cmp(&b.uid));
+        let mut want = truth.runs.clone();
+        want.sort_by(|a, b| a.uid.cmp(&b.uid));
+        assert_eq!(runs, want, "run tasks (start: the later of deployed/started in the file)");
+        let mut copies: Vec<TrueCopy> = ids()
+            .filter(|&t| m.task(t).role == Role::Transfer)
+            .map(|t| TrueCopy {
+                dep_uid: m.uid(t).to_owned(),
+                uid: m.str(m.task(t).target.unwrap()).to_owned(),
+                dest: lane(t),
+                origin: m.lanes()[m.task(t).origin.unwrap().index()].name.clone(),
+                start: ms(m.task(t).start),
+                end: ms(m.task(t).end),
+                size: m.task(t).bytes.unwrap(),
             })
             .collect();
         copies.sort();
         let mut want = truth.copies.clone();
         want.sort();
         assert_eq!(copies, want);
-        let mut prepares: Vec<TruePrepare> = parsed
-            .prepares
-            .iter()
-            .map(|p| TruePrepare {
-                host: parsed.host(p.host).to_owned(),
-                kind: p.kind.clone(),
-                start: p.start.unwrap(),
-                end: p.end,
+        let mut prepares: Vec<TruePrepare> = ids()
+            .filter(|&t| m.task(t).role == Role::Setup)
+            .map(|t| TruePrepare {
+                host: lane(t),
+                kind: m.uid(t).to_owned(),
+                start: ms(m.task(t).start),
+                end: ms(m.task(t).end),
             })
             .collect();
         prepares.sort();

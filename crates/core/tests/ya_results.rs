@@ -42,8 +42,16 @@ fn ya_state(model: &Model) -> String {
         )
     };
     let mut out = String::new();
-    for i in 0..model.tasks().len() {
-        let id = TaskId(i as u32);
+    // ya lists prepare tasks, then copies, then run tasks, each in model order.
+    let rank = |r: Role| match r {
+        Role::Setup => 0,
+        Role::Transfer => 1,
+        Role::Work => 2,
+        Role::Phase => 3,
+    };
+    let mut order: Vec<TaskId> = (0..model.tasks().len() as u32).map(TaskId).collect();
+    order.sort_by_key(|&t| (rank(model.task(t).role), t));
+    for id in order {
         let deps: Vec<String> =
             model.deps(id).iter().map(|&d| format!("'{}@{}'", model.uid(d), class(model.task(d).role))).collect();
         out += &format!("{} [{}]\n", line(id), deps.join(", "));

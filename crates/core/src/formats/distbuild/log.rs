@@ -1,101 +1,55 @@
 //! What a distbuild log reconciles to: ya's RunTasks, CopyTasks and
-//! PrepareTasks, in ya's orders, with interned uids and hosts.
+//! PrepareTasks, already as model tasks (no copy of the log's tasks is made
+//! later), with what the edges need on the side.
 
 use crate::hash::FastMap;
 use crate::intern::Interner;
+use crate::model::{ModelBuilder, Sym, TaskId};
 
-/// Execution of a build-graph node (or its retrieval from cache), keyed by uid.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunTask {
-    /// Interned uid.
-    pub uid: u32,
-    /// Interned host (for a from-cache task: the bound host of its worker).
+/// A run task: its model task, uid and host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunRef {
+    /// The model task.
+    pub task: TaskId,
+    /// Its uid.
+    pub uid: Sym,
+    /// Its host, in [`Log::hosts`].
     pub host: u32,
-    /// Start in ms (`deployed`/`started`, the later line in the file wins).
-    pub start: Option<i64>,
-    /// End in ms (`finished`).
-    pub end: Option<i64>,
-    /// The result came from distbuild's cache.
-    pub from_cache: bool,
-    /// The STATUS field of the last `finished`/`finished_from_cache` line,
-    /// interned in [`Log::statuses`].
-    pub status: Option<u32>,
-    /// The SIZE field of that line, when it is a number.
-    pub size: Option<u64>,
-    /// Line of the event that created the task.
-    pub line: u64,
 }
 
-/// Delivery of `dep_uid`'s output to the host that runs `uid`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CopyTask {
-    /// Interned uid of the producer.
-    pub dep_uid: u32,
-    /// Interned uid of the consumer.
-    pub uid: u32,
-    /// Interned destination host (from the copy's first event).
+/// A complete copy: its model task, what it delivered, to whom and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyRef {
+    /// The model task.
+    pub task: TaskId,
+    /// The producer's uid.
+    pub dep_uid: Sym,
+    /// The consumer's uid.
+    pub uid: Sym,
+    /// The destination host, in [`Log::hosts`].
     pub dest_host: u32,
-    /// Interned origin host, from `dep_finished`.
-    pub origin_host: Option<u32>,
-    /// Start in ms (`dep_start`/`dep_wait`).
-    pub start: Option<i64>,
-    /// End in ms (`dep_finished`).
-    pub end: Option<i64>,
-    /// Bytes sent (0 when the field is not a number, as in ya).
-    pub size: u64,
-    /// Line of the copy's first event.
-    pub line: u64,
-}
-
-/// One prepare phase of one host.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PrepareTask {
-    /// `repository:<PATTERN>` or `resources`.
-    pub kind: String,
-    /// Interned host (`worker-<id>` when the worker was never bound).
-    pub host: u32,
-    /// The worker's `prepare_start`, unknown when the log has none.
-    pub start: Option<i64>,
-    /// When this phase finished.
-    pub end: i64,
 }
 
 /// A distbuild log, reconciled.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Log {
-    /// Every uid seen.
-    pub uids: Interner,
+    /// The tasks: run tasks as they were created and copies as they were
+    /// completed (interleaved, in file order), then the prepare tasks. Run
+    /// tasks have ya's type `UNKNOWN` until a build graph names them. No
+    /// edges yet: they need the build graph.
+    pub builder: ModelBuilder,
     /// Every host seen.
     pub hosts: Interner,
-    /// Every STATUS value seen (`OK`, `FAILED`...).
-    pub statuses: Interner,
-    /// Prepare tasks, in ya's order (workers by first prepare event, then types by first appearance).
-    pub prepares: Vec<PrepareTask>,
-    /// Complete copies, in the order their second event appears.
-    pub copies: Vec<CopyTask>,
     /// Run tasks, in the order they were created.
-    pub runs: Vec<RunTask>,
+    pub runs: Vec<RunRef>,
+    /// Complete copies, in the order their second event appears.
+    pub copies: Vec<CopyRef>,
+    /// Prepare tasks, in ya's order (workers by first prepare event, then types by first appearance).
+    pub prepares: Vec<TaskId>,
     /// Per host: its prepare task that ends last (the only one that gets edges), if it has one.
-    pub longest_prepare: FastMap<u32, Option<usize>>,
-    /// Smallest and largest time of the lines with at least three fields.
+    pub longest_prepare: FastMap<u32, Option<TaskId>>,
+    /// Smallest and largest time (ms) of the lines with at least three fields.
     pub window: Option<(i64, i64)>,
     /// Lines of event types nobody knows, kept verbatim with their numbers.
     pub unknown_lines: Vec<(u64, String)>,
-}
-
-impl Log {
-    /// A uid's text.
-    pub fn uid(&self, id: u32) -> &str {
-        self.uids.name(id)
-    }
-
-    /// Whether a run task failed: it has a STATUS and it is not `OK`.
-    pub fn failed(&self, run: &RunTask) -> bool {
-        run.status.is_some_and(|s| self.statuses.name(s) != "OK")
-    }
-
-    /// A host's name.
-    pub fn host(&self, id: u32) -> &str {
-        self.hosts.name(id)
-    }
 }

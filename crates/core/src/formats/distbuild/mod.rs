@@ -47,7 +47,7 @@ mod line;
 mod log;
 mod reconcile;
 
-pub use log::{CopyTask, Log, PrepareTask, RunTask};
+pub use log::{CopyRef, Log, RunRef};
 
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position};

@@ -9,10 +9,11 @@
 
 use super::binder::Binder;
 use super::line::{is_numeric, parse_int, Fields};
-use super::log::{CopyTask, Log, PrepareTask, RunTask};
+use super::log::{CopyRef, Log, RunRef};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::quote_bytes;
 use crate::hash::FastMap;
+use crate::model::{KindId, LaneId, Role, Sym, Task, TaskId, NANOS_PER_MS};
 use std::borrow::Cow;
 
 /// Event types of older logs that ya no longer reads.
@@ -71,13 +72,40 @@ struct Uninterpreted {
     retired: bool,
 }
 
+/// A copy with one of its two events.
+#[derive(Debug)]
+struct OpenCopy {
+    dest_host: u32,
+    origin_host: Option<u32>,
+    start: Option<i64>,
+    end: Option<i64>,
+    size: u64,
+    line: u64,
+}
+
+/// ya's type of a run task whose build-graph node is unknown.
+pub(crate) const UNKNOWN_KIND: &str = "UNKNOWN";
+/// The type of copies.
+pub(crate) const COPY_KIND: &str = "Copy";
+/// Prefix of prepare task types.
+pub(crate) const PREPARE_PREFIX: &str = "prepare:";
+
+fn ns(ms: Option<i64>) -> Option<i64> {
+    ms.map(|t| t.saturating_mul(NANOS_PER_MS))
+}
+
 /// The streaming state of one log.
 #[derive(Debug, Default)]
 pub(super) struct Reconciler {
     log: Log,
-    /// Run task index by uid id (`u32::MAX`: none yet).
+    /// Index in `log.runs` by uid (`u32::MAX`: none yet).
     run_of_uid: Vec<u32>,
-    open_copies: FastMap<(u32, u32), CopyTask>,
+    /// The line that created each run task.
+    run_lines: Vec<u64>,
+    /// Lanes by host, made on first use.
+    lanes: Vec<Option<LaneId>>,
+    kinds: Option<(KindId, KindId)>,
+    open_copies: FastMap<(u32, u32), OpenCopy>,
     workers: Vec<Worker>,
     worker_of_id: FastMap<i64, usize>,
     binder: Binder,
@@ -158,26 +186,24 @@ impl Reconciler {
                 let uid = self.uid(uid_field, line_no, diags);
                 let host = self.host(f(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
-                self.run(uid, host, line_no).start = Some(time);
+                self.run(uid, host, line_no).start = ns(Some(time));
             }
             b"finished" => {
                 let uid = self.uid(uid_field, line_no, diags);
                 let host = self.host(f(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
-                let status = fields.get(4).map(|st| self.log.statuses.intern(&String::from_utf8_lossy(st)));
                 let run = self.run(uid, host, line_no);
-                run.end = Some(time);
-                set_result(run, status, fields);
+                run.end = ns(Some(time));
+                set_result(run, fields);
             }
             b"finished_from_cache" => {
                 let uid = self.uid(uid_field, line_no, diags);
                 let host = self.host(f(3), line_no, diags);
-                let status = fields.get(4).map(|st| self.log.statuses.intern(&String::from_utf8_lossy(st)));
                 let run = self.run(uid, host, line_no);
-                run.from_cache = true;
-                run.start = Some(time);
-                run.end = Some(time);
-                set_result(run, status, fields);
+                run.cached = true;
+                run.start = ns(Some(time));
+                run.end = ns(Some(time));
+                set_result(run, fields);
             }
             b"dep_start" | b"dep_wait" => {
                 if let Some(old) = fields.get(5) {
@@ -194,7 +220,7 @@ impl Reconciler {
                 let uid = self.uid(uid_field, line_no, diags);
                 let dest = self.host(f(3), line_no, diags);
                 let dep = self.uid(f(4), line_no, diags);
-                self.copy(dep, uid, dest, line_no).start = Some(time);
+                self.copy(dep, uid, dest, line_no, |c| c.start = Some(time));
             }
             b"dep_finished" => {
                 let uid = self.uid(uid_field, line_no, diags);
@@ -203,10 +229,11 @@ impl Reconciler {
                 let origin = self.host(f(5), line_no, diags);
                 let size = f(6);
                 let size = if is_numeric(size) { parse_int(size).map_or(0, |s| s as u64) } else { 0 };
-                let copy = self.copy(dep, uid, dest, line_no);
-                copy.origin_host = Some(origin);
-                copy.end = Some(time);
-                copy.size = size;
+                self.copy(dep, uid, dest, line_no, |c| {
+                    c.origin_host = Some(origin);
+                    c.end = Some(time);
+                    c.size = size;
+                });
             }
             b"deploy" => {
                 if let Some(worker) = self.worker_id(f(3), line_no, diags) {
@@ -251,7 +278,28 @@ impl Reconciler {
 
     fn uid(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
         let s = text(field, line_no, diags);
-        self.log.uids.intern(&s)
+        self.log.builder.sym(&s).0
+    }
+
+    fn lane(&mut self, host: u32) -> LaneId {
+        let slot = host as usize;
+        if slot >= self.lanes.len() {
+            self.lanes.resize(slot + 1, None);
+        }
+        match self.lanes[slot] {
+            Some(l) => l,
+            None => {
+                let l = self.log.builder.lane(self.log.hosts.name(host));
+                self.lanes[slot] = Some(l);
+                l
+            }
+        }
+    }
+
+    /// The run task and copy kinds, made on first use.
+    fn kinds(&mut self) -> (KindId, KindId) {
+        let b = &mut self.log.builder;
+        *self.kinds.get_or_insert_with(|| (b.kind(UNKNOWN_KIND, Some("red")), b.kind(COPY_KIND, Some("brown"))))
     }
 
     fn host(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
@@ -272,47 +320,44 @@ impl Reconciler {
         id
     }
 
-    fn run(&mut self, uid: u32, host: u32, line_no: u64) -> &mut RunTask {
+    /// ya's `get_run_task`: the run task of `uid`, made (on `host`) by its first event.
+    fn run(&mut self, uid: u32, host: u32, line_no: u64) -> &mut Task {
         let slot = uid as usize;
         if slot >= self.run_of_uid.len() {
             self.run_of_uid.resize(slot + 1, u32::MAX);
         }
         if self.run_of_uid[slot] == u32::MAX {
+            let (kind, lane) = (self.kinds().0, self.lane(host));
+            let task = self.log.builder.task(Task::new(Sym(uid), kind, Role::Work, lane, None, None));
             self.run_of_uid[slot] = self.log.runs.len() as u32;
-            self.log.runs.push(RunTask {
-                uid,
-                host,
-                start: None,
-                end: None,
-                from_cache: false,
-                status: None,
-                size: None,
-                line: line_no,
-            });
+            self.log.runs.push(RunRef { task, uid: Sym(uid), host });
+            self.run_lines.push(line_no);
         }
-        &mut self.log.runs[self.run_of_uid[slot] as usize]
+        let task = self.log.runs[self.run_of_uid[slot] as usize].task;
+        self.log.builder.get_mut(task)
     }
 
-    /// ya's `get_copy_task`: the first event of a pair parks the copy, the second completes it.
-    fn copy(&mut self, dep_uid: u32, uid: u32, dest_host: u32, line_no: u64) -> &mut CopyTask {
+    /// ya's `get_copy_task`: the first event of a pair parks the copy, the
+    /// second (after `event` set its fields) completes it as a task.
+    fn copy(&mut self, dep_uid: u32, uid: u32, dest_host: u32, line_no: u64, event: impl FnOnce(&mut OpenCopy)) {
         let key = (dep_uid, uid);
-        match self.open_copies.remove(&key) {
-            Some(copy) => {
-                self.log.copies.push(copy);
-                let last = self.log.copies.len() - 1;
-                &mut self.log.copies[last]
-            }
-            None => self.open_copies.entry(key).or_insert(CopyTask {
-                dep_uid,
-                uid,
-                dest_host,
-                origin_host: None,
-                start: None,
-                end: None,
-                size: 0,
-                line: line_no,
-            }),
-        }
+        let Some(mut c) = self.open_copies.remove(&key) else {
+            let mut c = OpenCopy { dest_host, origin_host: None, start: None, end: None, size: 0, line: line_no };
+            event(&mut c);
+            self.open_copies.insert(key, c);
+            return;
+        };
+        event(&mut c);
+        let (kind, lane) = (self.kinds().1, self.lane(c.dest_host));
+        let origin = c.origin_host.map(|h| self.lane(h));
+        let task = Task {
+            bytes: Some(c.size),
+            origin,
+            target: Some(Sym(uid)),
+            ..Task::new(Sym(dep_uid), kind, Role::Transfer, lane, ns(c.start), ns(c.end))
+        };
+        let task = self.log.builder.task(task);
+        self.log.copies.push(CopyRef { task, dep_uid: Sym(dep_uid), uid: Sym(uid), dest_host: c.dest_host });
     }
 
     fn worker(&mut self, id: i64, line_no: u64) -> &mut Worker {
@@ -344,29 +389,31 @@ impl Reconciler {
 
     /// Ends the log: builds the prepare tasks, resolves worker ids and reports what is incomplete.
     pub(super) fn finish(mut self, diags: &mut Diagnostics) -> Log {
-        let mut lone: Vec<CopyTask> = self.open_copies.into_values().collect();
-        lone.sort_by_key(|c| c.line);
-        for c in lone {
+        let mut lone: Vec<((u32, u32), OpenCopy)> = std::mem::take(&mut self.open_copies).into_iter().collect();
+        lone.sort_by_key(|(_, c)| c.line);
+        for ((dep, uid), c) in lone {
             let (event, missing) = if c.start.is_some() {
                 ("dep_start/dep_wait", "dep_finished")
             } else {
                 ("dep_finished", "dep_start/dep_wait")
             };
+            let b = &self.log.builder;
             diags.report(
                 Severity::Warning,
                 "distbuild.lone-copy-event",
                 Position::Line(c.line),
                 format!(
                     "the copy of {} to {} on {} has a {event} but no {missing}; dropped (ya drops it too)",
-                    self.log.uid(c.dep_uid),
-                    self.log.uid(c.uid),
-                    self.log.host(c.dest_host)
+                    b.str(Sym(dep)),
+                    b.str(Sym(uid)),
+                    self.log.hosts.name(c.dest_host)
                 ),
             );
         }
 
-        let mut prepare_of: FastMap<(String, u32), usize> = FastMap::default();
-        for w in &self.workers {
+        let mut prepare_of: FastMap<(String, u32), TaskId> = FastMap::default();
+        let workers = std::mem::take(&mut self.workers);
+        for w in &workers {
             let host = match self.binder.host(w.id) {
                 Some(h) => h,
                 None => {
@@ -393,26 +440,39 @@ impl Reconciler {
                     ),
                 );
             }
-            let mut longest: Option<usize> = None;
+            let mut longest: Option<(TaskId, i64)> = None;
             for (kind, end) in &w.ends {
-                let prepares = &mut self.log.prepares;
-                let i = *prepare_of.entry((kind.clone(), host)).or_insert_with(|| {
-                    prepares.push(PrepareTask { kind: kind.clone(), host, start: None, end: *end });
-                    prepares.len() - 1
-                });
-                prepares[i].start = w.start;
-                prepares[i].end = *end;
-                if longest.is_none_or(|l| prepares[l].end < *end) {
-                    longest = Some(i);
+                let id = match prepare_of.get(&(kind.clone(), host)) {
+                    Some(&id) => id,
+                    None => {
+                        let k = self.log.builder.kind(&format!("{PREPARE_PREFIX}{kind}"), Some("gray"));
+                        let lane = self.lane(host);
+                        let uid = self.log.builder.sym(kind);
+                        let name =
+                            self.log.builder.sym(&format!("[{PREPARE_PREFIX}{kind}] {}", self.log.hosts.name(host)));
+                        let id = self
+                            .log
+                            .builder
+                            .task(Task { name: Some(name), ..Task::new(uid, k, Role::Setup, lane, None, None) });
+                        prepare_of.insert((kind.clone(), host), id);
+                        self.log.prepares.push(id);
+                        id
+                    }
+                };
+                let t = self.log.builder.get_mut(id);
+                t.start = ns(w.start);
+                t.end = ns(Some(*end));
+                if longest.is_none_or(|(_, e)| e < *end) {
+                    longest = Some((id, *end));
                 }
             }
-            self.log.longest_prepare.insert(host, longest);
+            self.log.longest_prepare.insert(host, longest.map(|(id, _)| id));
         }
 
         for i in 0..self.log.runs.len() {
-            let run = &self.log.runs[i];
+            let run = self.log.runs[i];
             let host_text = self.log.hosts.name(run.host);
-            if run.from_cache && is_numeric(host_text.as_bytes()) {
+            if self.log.builder.get(run.task).cached && is_numeric(host_text.as_bytes()) {
                 let worker = parse_int(host_text.as_bytes());
                 let bound = worker.and_then(|w| self.binder.host(w));
                 let host = match (bound, worker) {
@@ -421,9 +481,11 @@ impl Reconciler {
                     (None, None) => run.host,
                 };
                 self.log.runs[i].host = host;
+                let lane = self.lane(host);
+                self.log.builder.get_mut(run.task).lane = lane;
             }
-            let run = &self.log.runs[i];
-            let (code, what) = match (run.start, run.end) {
+            let t = self.log.builder.get(run.task);
+            let (code, what) = match (t.start, t.end) {
                 (Some(_), None) => ("distbuild.unfinished-task", "started but never finished"),
                 (None, Some(_)) => ("distbuild.unstarted-task", "finished but never started"),
                 _ => continue,
@@ -431,11 +493,11 @@ impl Reconciler {
             diags.report(
                 Severity::Warning,
                 code,
-                Position::Line(run.line),
+                Position::Line(self.run_lines[i]),
                 format!(
                     "run task {} on {} {what}: it has no duration, so it gets no edges and stays off the critical path",
-                    self.log.uid(run.uid),
-                    self.log.host(run.host)
+                    self.log.builder.str(run.uid),
+                    self.log.hosts.name(self.log.runs[i].host)
                 ),
             );
         }
@@ -458,12 +520,13 @@ impl Reconciler {
     }
 }
 
-/// The STATUS (interned) and SIZE fields of a `finished` line.
-fn set_result(run: &mut RunTask, status: Option<u32>, fields: &Fields<'_>) {
-    if status.is_some() {
-        run.status = status;
+/// The STATUS and SIZE fields of a `finished` line: a STATUS other than
+/// `OK` marks a failure (the last such line wins, as in ya).
+fn set_result(run: &mut Task, fields: &Fields<'_>) {
+    if let Some(status) = fields.get(4) {
+        run.failed = status != b"OK";
     }
-    run.size = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
+    run.bytes = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
 }
 
 /// A field as text; bytes that are not UTF-8 are replaced and reported.
