@@ -313,6 +313,16 @@ impl ModelBuilder {
         id
     }
 
+    /// Tasks added so far.
+    pub fn len(&self) -> usize {
+        self.model.tasks.len()
+    }
+
+    /// No task added yet.
+    pub fn is_empty(&self) -> bool {
+        self.model.tasks.is_empty()
+    }
+
     /// A task added so far.
     pub fn get(&self, id: TaskId) -> &Task {
         &self.model.tasks[id.index()]

@@ -35,9 +35,10 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         }
     }
     let run_of = |uid: crate::model::Sym| run_of_uid.get(uid.index()).copied().flatten();
+    let timed: Vec<bool> = (0..builder.len() as u32).map(|i| builder.get(TaskId(i)).duration().is_some()).collect();
     let edge = |b: &mut ModelBuilder, from: Option<TaskId>, to: Option<TaskId>| {
         if let (Some(f), Some(t)) = (from, to) {
-            if b.get(f).duration().is_some() && b.get(t).duration().is_some() {
+            if timed[f.index()] && timed[t.index()] {
                 b.depends(f, t);
             }
         }
