@@ -308,6 +308,12 @@ impl ModelBuilder {
 
     /// Adds a task, returning its id.
     pub fn task(&mut self, task: Task) -> TaskId {
+        let tasks = &mut self.model.tasks;
+        if tasks.len() == tasks.capacity() {
+            // Grow by a quarter, not double: while a big task list is moved,
+            // old and new are both held, and WebAssembly memory never shrinks.
+            tasks.reserve_exact((tasks.len() / 4).max(1024));
+        }
         let id = TaskId(self.model.tasks.len() as u32);
         self.model.tasks.push(task);
         id
