@@ -282,6 +282,42 @@ mod tests {
         (*Rc::new(s).reduce(a)).clone()
     }
 
+    fn ready() -> AppState {
+        let log = b"1000 prepare_start  7\n1500 resources_prepared  7\n1600 deploy A 7 1\n1700 started A h\n11000 finished A h OK 1\n";
+        let input = longpole_core::ingest::read_bytes("a.log", log, 64).unwrap();
+        let analysis = longpole_core::reconcile(vec![input]);
+        let d = &analysis.datasets[0];
+        let index = longpole_core::layout::timeline::TimelineIndex::new(&d.model);
+        let view = longpole_core::view::RunView::of_ya(&d.model, d.format, &index);
+        let summary = longpole_core::Summary::of(&analysis);
+        let s = reduce(AppState::default(), Action::Started { run: 1, names: vec!["a.log".into()], total: 1 });
+        reduce(
+            s,
+            Action::Worker(Response::Done {
+                run: 1,
+                summary,
+                view: Some(Box::new(view)),
+                elapsed_ms: 1.0,
+                memory_bytes: 0,
+            }),
+        )
+    }
+
+    #[test]
+    fn zoom_pan_and_fit_stay_inside_the_run() {
+        let s = ready();
+        let (a, b) = s.window().unwrap();
+        assert_eq!((a, b), (1_000_000_000, 11_000_000_000));
+        let z = reduce(s.clone(), Action::Zoom { factor: 0.5, at: 0.5 });
+        let (za, zb) = z.window().unwrap();
+        assert_eq!(zb - za, (b - a) / 2);
+        assert_eq!((za + zb) / 2, (a + b) / 2, "zoomed around the middle");
+        let p = reduce(z.clone(), Action::Pan(-10.0));
+        assert!(p.window().unwrap().0 >= a - (b - a) / 20, "panning stops near the start");
+        let fit = reduce(z, Action::Window(a, b));
+        assert_eq!(fit.explore.window, None, "the whole run is 'fit'");
+    }
+
     #[test]
     fn messages_of_old_runs_are_ignored() {
         let s = reduce(AppState::default(), Action::Started { run: 1, names: vec!["a".into()], total: 10 });
