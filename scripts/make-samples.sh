@@ -10,4 +10,6 @@ tmp=$(mktemp -d)
 gzip -9 -n -c "$tmp/simulated-build.log" > samples/simulated-build.log.gz
 gzip -9 -n -c "$tmp/simulated-build.graph.json" > samples/simulated-build.graph.json.gz
 cp ../shared/corpus/distbuild/example.log samples/distbuild-example.log
+gzip -9 -n -c ../shared/corpus/ghc-eventlog/stop.hT.eventlog > samples/ghc-stop.hT.eventlog.gz
+install -m 644 ../shared/corpus/ghc-eventlog/testlog.eventlog samples/ghc-testlog.eventlog
 rm -rf "$tmp"

@@ -29,6 +29,19 @@ pub const SAMPLES: &[Sample] = &[
         files: &["distbuild-example.log"],
         credit: "a hand-made distbuild log with ya's own results (shared corpus)",
     },
+    Sample {
+        id: "ghc",
+        label: "GHC eventlog",
+        files: &["ghc-stop.hT.eventlog.gz"],
+        credit:
+            "stop.hT.eventlog from haskell/ghc-events' tests: 29,492 thread runs, 4,788 collections (shared corpus)",
+    },
+    Sample {
+        id: "ghc-parallel",
+        label: "GHC, several capabilities",
+        files: &["ghc-testlog.eventlog"],
+        credit: "testlog.eventlog from haskell/ghc-events' tests: a parallel program on an early GHC (shared corpus)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

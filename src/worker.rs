@@ -60,7 +60,7 @@ fn answer(loaded: &Shared, request: Request) {
             Response::Details { run, details: Box::new(TaskDetails::of(model, &l.index, TaskId(task))) }
         }
         Request::ReportText { run } if run == l.run => {
-            Response::ReportText { run, text: longpole_core::report::YaReport::new(model, dataset.format).text() }
+            Response::ReportText { run, text: longpole_core::report::dataset_text(dataset) }
         }
         Request::Graph { run, unfold, chain, export } if run == l.run => {
             let Some(view) = &l.view else { return };
@@ -144,7 +144,7 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
             let (index, view) = match analysis.datasets.first() {
                 Some(d) => {
                     let index = TimelineIndex::new(&d.model);
-                    let view = RunView::of_ya(&d.model, d.format, &index);
+                    let view = RunView::of(d, &index);
                     (index, Some(view))
                 }
                 None => (TimelineIndex::default(), None),

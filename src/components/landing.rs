@@ -16,7 +16,7 @@ pub fn Landing(props: &LandingProps) -> Html {
     html! {
         <section class="landing" data-testid="landing">
             <p class="drop-hint">{ "Drop an execution log here — nothing leaves your browser" }</p>
-            <p class="formats">{ "distbuild log · more formats are coming: GHC eventlog · MonetDB MAL trace · evobench log · StarRocks profile · Chrome trace · ninja log" }</p>
+            <p class="formats">{ "distbuild log (+ graph.json) · ya evlog · GHC eventlog · more formats are coming: MonetDB MAL trace · evobench log · StarRocks profile · Chrome trace · ninja log" }</p>
             <p class="formats">{ "(.gz .bz2 .zst are fine)" }</p>
             <p class="samples">
                 { "Try a sample: " }

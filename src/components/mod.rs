@@ -3,11 +3,14 @@
 
 mod app;
 mod breakdown;
+mod data_table;
 mod dep_graph;
 mod details;
 mod diagnostics_list;
 mod error_panel;
+mod ghc_tables;
 mod header;
+mod heap_chart;
 mod help;
 mod landing;
 mod path_list;

@@ -1,5 +1,6 @@
-//! The left panel: the path as a list, longest steps standing out; a click
-//! selects the task everywhere.
+//! The left panel: the path (or, where tasks have no dependencies, the
+//! longest spans) as a list, longest steps standing out; a click selects
+//! the task everywhere.
 
 use crate::state::Action;
 use longpole_core::dump::duration_label;
@@ -11,8 +12,8 @@ use yew::prelude::*;
 pub struct PathListProps {
     /// The path shown.
     pub path: PathView,
-    /// It is the blocking chain (else ya's critical path).
-    pub chain: bool,
+    /// Its title (`Critical path`, `Blocking chain`, `Longest spans`).
+    pub title: AttrValue,
     /// The selected task.
     pub selected: Option<u32>,
     /// Actions.
@@ -27,10 +28,14 @@ const FIRST_STEPS: usize = 300;
 pub fn PathList(props: &PathListProps) -> Html {
     let all = use_state(|| false);
     let longest = props.path.steps.iter().filter_map(|s| Some(s.end? - s.start?)).max().unwrap_or(0).max(1);
-    let title = if props.chain { "Blocking chain" } else { "Critical path" };
+    let title = props.title.clone();
     html! {
-        <nav class="path-list" aria-label={title}>
-            <h2>{ title }<span class="total">{ duration_label(props.path.total) }</span></h2>
+        <nav class="path-list" aria-label={title.clone()}>
+            <h2>{ title }
+                if props.path.total > 0 {
+                    <span class="total">{ duration_label(props.path.total) }</span>
+                }
+            </h2>
             <ol>
                 { for props.path.steps.iter().take(if *all { usize::MAX } else { FIRST_STEPS }).map(|s| {
                     let d = match (s.start, s.end) { (Some(a), Some(b)) => b - a, _ => 0 };

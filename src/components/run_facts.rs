@@ -48,6 +48,12 @@ pub fn RunFacts(props: &RunFactsProps) -> Html {
             <span data-testid="task-count-run">{ v.counts.run }</span>
             <span data-testid="task-count-copy">{ v.counts.copy }</span>
             <span data-testid="task-count-prepare">{ v.counts.prepare }</span>
+            <span data-testid="lane-count">{ v.lanes.len() }</span>
+            if let Some(g) = &v.ghc {
+                <span data-testid="ghc-events">{ g.events }</span>
+                <span data-testid="ghc-threads">{ g.threads.len() }</span>
+                <span data-testid="ghc-gc-count">{ g.gc.iter().find(|r| r.generation == "all").map_or(0, |r| r.count) }</span>
+            }
             <ol>
                 { for v.critical_path.steps.iter().take(*shown).map(|s| html! {
                     <li data-testid="critical-path-task" data-kind={s.kind.clone()} data-uid={s.uid.clone()} />

@@ -5,6 +5,7 @@ use super::breakdown::Breakdown;
 use super::dep_graph::DepGraph;
 use super::details::Details;
 use super::diagnostics_list::DiagnosticsList;
+use super::heap_chart::HeapChart;
 use super::path_list::PathList;
 use super::run_facts::RunFacts;
 use super::tables::Tables;
@@ -14,7 +15,7 @@ use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
 use crate::state::{Action, Explore, Tab};
 use longpole_core::dump::duration_label;
-use longpole_core::view::RunView as View;
+use longpole_core::view::{GhcView, PathView, RunView as View};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -42,6 +43,28 @@ pub struct RunViewProps {
     pub dispatch: Callback<Action>,
 }
 
+/// `1 thread`, `2 threads`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group(n), if n == 1 { one } else { many })
+}
+
+/// The headline numbers of a GHC program: capabilities, threads, pauses, events.
+fn ghc_numbers(g: &GhcView) -> Html {
+    let pauses = g.gc.iter().find(|r| r.generation == "all");
+    html! {
+        <>
+            { format!(" · {} · {} · ", plural(u64::from(g.capabilities), "capability", "capabilities"), plural(g.threads.len() as u64, "thread", "threads")) }
+            if let Some(p) = pauses {
+                { "GC " }<strong>{ duration_label(p.total) }</strong>
+                { format!(" in {} pauses (longest {})", group(p.count), duration_label(p.max)) }
+            } else {
+                { "no GC" }
+            }
+            { format!(" · {} events", group(g.events)) }
+        </>
+    }
+}
+
 /// The run's screen.
 #[component]
 pub fn RunView(props: &RunViewProps) -> Html {
@@ -63,11 +86,27 @@ pub fn RunView(props: &RunViewProps) -> Html {
         });
     }
     let lines: u64 = s.inputs.iter().map(|i| i.lines).sum();
+    // Binary inputs have no lines: count their records.
+    let records = if lines > 0 {
+        format!("{} lines", group(lines))
+    } else {
+        format!("{} events", group(s.inputs.iter().map(|i| i.events).sum()))
+    };
     let warnings: u64 = s.inputs.iter().map(|i| i.diagnostics.warnings + i.diagnostics.errors).sum();
     let diagnostics: u64 = s.inputs.iter().map(|i| i.diagnostics.total).sum();
     let read: u64 = s.inputs.iter().map(|i| i.bytes).sum();
     let wall = v.window.map(|(a, b)| b - a);
-    let path = if e.chain { &v.blocking_chain } else { &v.critical_path };
+    // Tasks without dependencies (a GHC program's spans) have no path: the
+    // left panel lists the longest spans instead.
+    let longest;
+    let (path, path_title) = match (&v.ghc, e.chain) {
+        (Some(_), _) => {
+            longest = PathView { total: 0, steps: v.longest.clone(), breakdown: Vec::new() };
+            (&longest, "Longest spans")
+        }
+        (None, true) => (&v.blocking_chain, "Blocking chain"),
+        (None, false) => (&v.critical_path, "Critical path"),
+    };
     let on_path =
         |steps: &[longpole_core::view::TaskRow]| e.selected.is_some_and(|id| steps.iter().any(|s| s.id == id));
     let tab = |t: Tab, label: String, testid: &'static str| {
@@ -79,7 +118,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
             <>
                 <Timeline run={props.run} view={v.clone()} bars={e.bars.clone()} window={props.window} chain={e.chain}
                     selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
-                <Breakdown path={path.clone()} view={v.clone()} />
+                if let Some(g) = &v.ghc {
+                    <HeapChart series={g.heap.clone()} window={props.window} />
+                } else {
+                    <Breakdown path={path.clone()} view={v.clone()} />
+                }
                 if !v.differences.is_empty() {
                     <div class="differences">
                         <h3>{ "Where the blocking chain differs from ya's path" }</h3>
@@ -87,6 +130,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     </div>
                 }
             </>
+        },
+        Tab::Graph if v.ghc.is_some() => html! {
+            <p class="muted">{ "A GHC program's spans do not wait for one another: there is no dependency graph. See the timeline and the tables." }</p>
         },
         Tab::Graph => html! {
             <DepGraph run={props.run} view={v.clone()} layout={e.graph.clone()} chain={e.chain} unfold={e.unfold.clone()}
@@ -105,23 +151,29 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 <p class="headline">
                     <strong>{ s.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ") }</strong>
                     { " · " }<span data-testid="detected-format" title={v.format.title()}>{ v.format.name() }</span>
-                    { format!(" · {} lines · {} warnings · read {} in {}", group(lines), group(warnings), bytes(read), millis(props.elapsed_ms)) }
+                    { format!(" · {records} · {} warnings · read {} in {}", group(warnings), bytes(read), millis(props.elapsed_ms)) }
                     <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
                 </p>
                 <p class="numbers">
                     <RunFacts view={v.clone()} />
                     { "wall " }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
-                    { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
-                    <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
-                    { format!(" · {} hosts · {} run, {} copy, {} prepare tasks", group(v.lanes.len() as u64), group(v.counts.run), group(v.counts.copy), group(v.counts.prepare)) }
+                    if let Some(g) = &v.ghc {
+                        { ghc_numbers(g) }
+                    } else {
+                        { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
+                        <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
+                        { format!(" · {} hosts · {} run, {} copy, {} prepare tasks", group(v.lanes.len() as u64), group(v.counts.run), group(v.counts.copy), group(v.counts.prepare)) }
+                    }
                 </p>
             </header>
             <div class="run-body">
-                <PathList path={path.clone()} chain={e.chain} selected={e.selected} dispatch={props.dispatch.clone()} />
+                <PathList path={path.clone()} title={path_title} selected={e.selected} dispatch={props.dispatch.clone()} />
                 <div class="center">
                     <div class="tabs" role="tablist">
                         { tab(Tab::Timeline, "Timeline".into(), "tab-timeline") }
-                        { tab(Tab::Graph, "Graph".into(), "tab-graph") }
+                        if v.ghc.is_none() {
+                            { tab(Tab::Graph, "Graph".into(), "tab-graph") }
+                        }
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }
                         { tab(Tab::Report, "Report".into(), "tab-report") }
                         { tab(Tab::Diagnostics, format!("Diagnostics {}", group(diagnostics)), "tab-diagnostics") }

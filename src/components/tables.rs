@@ -1,64 +1,17 @@
-//! ya's `--stat` report as tables: sortable by any column, filtered by one
-//! search over uid, name and host, each exportable as CSV and JSON.
+//! The report as tables: ya's `--stat` tables for a build, the GHC tables
+//! for an eventlog; one search filters them all.
 
-use crate::download::download;
+use super::data_table::{count, span, text, time, DataTable, Row, Table};
+use super::ghc_tables::ghc_tables;
 use crate::state::Action;
-use longpole_core::dump::{duration_label, ms};
-use longpole_core::export;
+use longpole_core::dump::duration_label;
 use longpole_core::view::{RunView, TaskRow};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// One cell: what to show, what to export, how to sort.
-#[derive(Clone, PartialEq)]
-struct Cell {
-    show: String,
-    raw: String,
-    key: Key,
-}
-
-#[derive(Clone, PartialEq, PartialOrd)]
-enum Key {
-    Num(f64),
-    Text(String),
-}
-
-#[derive(Clone, PartialEq)]
-struct Row {
-    cells: Vec<Cell>,
-    task: Option<u32>,
-    haystack: String,
-}
-
-#[derive(Clone, PartialEq)]
-struct Table {
-    id: &'static str,
-    title: &'static str,
-    headers: Vec<&'static str>,
-    rows: Vec<Row>,
-}
-
-fn text(s: &str) -> Cell {
-    Cell { show: s.to_owned(), raw: s.to_owned(), key: Key::Text(s.to_lowercase()) }
-}
-
-fn time(ns: Option<i64>, origin: i64) -> Cell {
-    match ns {
-        Some(t) => Cell { show: format!("+{}", duration_label(t - origin)), raw: ms(t), key: Key::Num(t as f64) },
-        None => Cell { show: "–".into(), raw: String::new(), key: Key::Num(f64::NEG_INFINITY) },
-    }
-}
-
-fn span(ns: i64) -> Cell {
-    Cell { show: duration_label(ns), raw: ms(ns), key: Key::Num(ns as f64) }
-}
-
-fn count(n: u64) -> Cell {
-    Cell { show: crate::format::group(n), raw: n.to_string(), key: Key::Num(n as f64) }
-}
-
-fn task_rows(rows: &[TaskRow], origin: i64, with_size: bool) -> Vec<Row> {
+/// Tasks as rows: duration, type, uid, name, lane, (from, bytes,) start, end.
+pub(super) fn task_rows(rows: &[TaskRow], origin: i64, with_size: bool) -> Vec<Row> {
     rows.iter()
         .map(|r| {
             let d = match (r.start, r.end) {
@@ -105,25 +58,7 @@ fn tables(v: &RunView) -> Vec<Table> {
             headers: vec!["duration", "type", "uid", "name", "to host", "from host", "bytes", "started", "finished"],
             rows: task_rows(&v.biggest_copies, origin, true),
         },
-        Table {
-            id: "by-type",
-            title: "Time by type",
-            headers: vec!["type", "count", "total", "average"],
-            rows: v
-                .by_type
-                .iter()
-                .map(|t| Row {
-                    cells: vec![
-                        text(&t.task_type),
-                        count(t.count),
-                        span(t.total),
-                        span(t.total / t.count.max(1) as i64),
-                    ],
-                    task: None,
-                    haystack: t.task_type.to_lowercase(),
-                })
-                .collect(),
-        },
+        by_type_table(v, "Time by type", "type"),
         Table {
             id: "stages",
             title: "Wall time by stage",
@@ -137,75 +72,21 @@ fn tables(v: &RunView) -> Vec<Table> {
     ]
 }
 
-/// Properties of [`DataTable`].
-#[derive(Properties, PartialEq)]
-struct DataTableProps {
-    table: Table,
-    search: String,
-    selected: Option<u32>,
-    dispatch: Callback<Action>,
-}
-
-#[component]
-fn DataTable(props: &DataTableProps) -> Html {
-    let sort = use_state(|| None::<(usize, bool)>);
-    let t = &props.table;
-    let mut rows: Vec<&Row> =
-        t.rows.iter().filter(|r| props.search.is_empty() || r.haystack.contains(&props.search)).collect();
-    if let Some((col, desc)) = *sort {
-        rows.sort_by(|a, b| {
-            let o = a.cells[col].key.partial_cmp(&b.cells[col].key).unwrap_or(std::cmp::Ordering::Equal);
-            if desc {
-                o.reverse()
-            } else {
-                o
-            }
-        });
-    }
-    let raw: Vec<Vec<String>> = rows.iter().map(|r| r.cells.iter().map(|c| c.raw.clone()).collect()).collect();
-    let (headers, id) = (t.headers.clone(), t.id);
-    let csv = {
-        let (headers, raw) = (headers.clone(), raw.clone());
-        Callback::from(move |_: MouseEvent| {
-            let _ = download(&format!("{id}.csv"), "text/csv", &export::csv(&headers, &raw));
-        })
-    };
-    let json = Callback::from(move |_: MouseEvent| {
-        let _ = download(&format!("{id}.json"), "application/json", &export::json(&headers, &raw));
-    });
-    html! {
-        <section class="table-section" data-testid={format!("table-{id}")}>
-            <header>
-                <h3>{ t.title }<span class="muted">{ format!(" {} rows", rows.len()) }</span></h3>
-                <span class="spacer"></span>
-                <button class="button small" onclick={csv} data-testid={format!("export-{id}-csv")}>{ "⤓ CSV" }</button>
-                <button class="button small" onclick={json} data-testid={format!("export-{id}-json")}>{ "⤓ JSON" }</button>
-            </header>
-            <table class="data">
-                <thead><tr>
-                    { for t.headers.iter().enumerate().map(|(i, h)| {
-                        let mark = match *sort { Some((c, true)) if c == i => " ▼", Some((c, false)) if c == i => " ▲", _ => "" };
-                        let sort = sort.clone();
-                        let onclick = Callback::from(move |_: MouseEvent| {
-                            let desc = !matches!(*sort, Some((c, true)) if c == i);
-                            sort.set(Some((i, desc)));
-                        });
-                        html! { <th><button class="sort" {onclick} title="Sort">{ format!("{h}{mark}") }</button></th> }
-                    }) }
-                </tr></thead>
-                <tbody>
-                    { for rows.iter().map(|r| {
-                        let onclick = r.task.map(|id| props.dispatch.reform(move |_: MouseEvent| Action::Select(Some(id))));
-                        let selected = r.task.is_some() && r.task == props.selected;
-                        html! {
-                            <tr class={classes!(r.task.is_some().then_some("clickable"), selected.then_some("selected"))} {onclick}>
-                                { for r.cells.iter().map(|c| html! { <td class={classes!(matches!(c.key, Key::Num(_)).then_some("num"))}>{ &c.show }</td> }) }
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table>
-        </section>
+/// The time per task type (or kind) table: count, total and average.
+pub(super) fn by_type_table(v: &RunView, title: &'static str, column: &'static str) -> Table {
+    Table {
+        id: "by-type",
+        title,
+        headers: vec![column, "count", "total", "average"],
+        rows: v
+            .by_type
+            .iter()
+            .map(|t| Row {
+                cells: vec![text(&t.task_type), count(t.count), span(t.total), span(t.total / t.count.max(1) as i64)],
+                task: None,
+                haystack: t.task_type.to_lowercase(),
+            })
+            .collect(),
     }
 }
 
@@ -234,16 +115,22 @@ pub fn Tables(props: &TablesProps) -> Html {
     let v = &props.view;
     let (failed, tests, run) = v.totals;
     let pct = |x: i64| if run == 0 { 100.0 } else { x as f64 * 100.0 / run as f64 };
+    let (placeholder, list) = match &v.ghc {
+        Some(g) => ("Search threads, labels, marks, types  (/)", ghc_tables(v, g)),
+        None => ("Search uid, name or host  (/)", tables(v)),
+    };
     html! {
         <div class="tables">
             <div class="toolbar">
-                <input type="search" class="search" placeholder="Search uid, name or host  (/)" aria-label="Search tasks"
+                <input type="search" class="search" placeholder={placeholder} aria-label="Search the tables"
                     data-testid="table-search" {oninput} />
             </div>
-            <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
-            <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
-                duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>
-            { for tables(v).into_iter().map(|t| html! {
+            if v.ghc.is_none() {
+                <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
+                <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
+                    duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>
+            }
+            { for list.into_iter().map(|t| html! {
                 <DataTable table={t} search={(*search).clone()} selected={props.selected} dispatch={props.dispatch.clone()} />
             }) }
         </div>

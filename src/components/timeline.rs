@@ -372,12 +372,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <div class="toolbar">
-                <div class="segmented" role="group" aria-label="Path shown">
-                    <button class={classes!("button", (!props.chain).then_some("on"))} onclick={toggle.clone()} data-testid="show-critical-path"
-                        title="ya's critical path: the longest sum of durations">{ "ya's critical path" }</button>
-                    <button class={classes!("button", props.chain.then_some("on"))} onclick={toggle} data-testid="show-blocking-chain"
-                        title="What the build waited for: from the task that ended last, back through what became available last">{ "blocking chain" }</button>
-                </div>
+                if view.ghc.is_none() {
+                    <div class="segmented" role="group" aria-label="Path shown">
+                        <button class={classes!("button", (!props.chain).then_some("on"))} onclick={toggle.clone()} data-testid="show-critical-path"
+                            title="ya's critical path: the longest sum of durations">{ "ya's critical path" }</button>
+                        <button class={classes!("button", props.chain.then_some("on"))} onclick={toggle} data-testid="show-blocking-chain"
+                            title="What the build waited for: from the task that ended last, back through what became available last">{ "blocking chain" }</button>
+                    </div>
+                }
                 <span class="window-label">{ format!("{} – {}", duration_label(viewport.start - origin), duration_label(viewport.end - origin)) }</span>
                 <span class="spacer"></span>
                 <button class="button" onclick={fit} title="Show the whole run">{ "Fit" }</button>

@@ -2,11 +2,13 @@
 //! disk in slices, exactly as the browser's worker does, and prints what the
 //! core computes. No analysis lives here.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use longpole_core::formats::ghc_eventlog::show::show;
+use longpole_core::formats::Parsed;
 use longpole_core::{reconcile, report, Ingest, Input};
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -41,6 +43,18 @@ enum Command {
         /// The input files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// For a GHC eventlog: print what `ghc-events show` prints (raw times).
+        #[arg(long)]
+        ghc_events_show: bool,
+    },
+    /// Read a file and write it back in its own format (decompressed), byte
+    /// for byte as it was: what longpole does not interpret is kept.
+    Rewrite {
+        /// The input file.
+        file: PathBuf,
+        /// Where to write.
+        #[arg(short, long)]
+        output: PathBuf,
     },
 }
 
@@ -65,20 +79,46 @@ fn read(path: &Path) -> Result<Input> {
     Ok(ingest.finish()?)
 }
 
+/// Writes to stdout; a reader that went away (`| head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
+        _ => Ok(()),
+    }
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Analyze { files, graph, format } => {
             let inputs = files.iter().chain(&graph).map(|f| read(f)).collect::<Result<Vec<_>>>()?;
             let analysis = reconcile(inputs);
             match format {
-                OutputFormat::Text => print!("{}", report::analysis_text(&analysis)),
-                OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&report::analysis_json(&analysis))?),
+                OutputFormat::Text => emit(&report::analysis_text(&analysis))?,
+                OutputFormat::Json => emit(&(serde_json::to_string_pretty(&report::analysis_json(&analysis))? + "\n"))?,
             }
         }
-        Command::Dump { files } => {
+        Command::Dump { files, ghc_events_show: true } => {
+            for f in &files {
+                let input = read(f)?;
+                let Parsed::GhcEventlog(log) = &input.parsed else {
+                    bail!("{} is a {}, not a GHC eventlog", f.display(), input.info.format.title());
+                };
+                let mut out = String::new();
+                show(log, &mut out);
+                emit(&out)?;
+            }
+        }
+        Command::Rewrite { file, output } => {
+            let input = read(&file)?;
+            let Some(bytes) = input.parsed.write_back() else {
+                bail!("longpole cannot write a {} ({})", input.info.format.title(), file.display());
+            };
+            std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+        }
+        Command::Dump { files, ghc_events_show: false } => {
             let inputs = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
             for d in &reconcile(inputs).datasets {
-                print!("{}", longpole_core::dump::tasks(&d.model));
+                emit(&longpole_core::dump::tasks(&d.model))?;
             }
         }
     }

@@ -101,3 +101,55 @@ fn analyze_text_prints_yas_report() {
     assert!(text.contains("Time from start: 4730 ms, time elapsed by graph 3505 ms, time diff 1225 ms.\n"), "{text}");
     assert!(text.contains("\nTotal tasks times:\n"), "{text}");
 }
+
+#[test]
+fn rewrite_gives_back_an_eventlog_byte_for_byte() {
+    let dir = std::env::temp_dir().join(format!("longpole-rewrite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["ghc-9.2-events.eventlog", "testlog-part.eventlog", "stop.hT.eventlog"] {
+        let out = dir.join(name);
+        let run = Command::cargo_bin("longpole")
+            .unwrap()
+            .args(["rewrite", corpus(&format!("ghc-eventlog/{name}")).to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(corpus(&format!("ghc-eventlog/{name}"))).unwrap(),
+            "{name}"
+        );
+    }
+    let run = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["rewrite", corpus("distbuild/edge.log").to_str().unwrap(), "-o", dir.join("x").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("cannot write a distbuild execution log"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn dump_ghc_events_show_matches_the_reference() {
+    let name = "ghc-eventlog/hello-ghc-8.6.5.eventlog";
+    let out =
+        Command::cargo_bin("longpole").unwrap().args(["dump", "--ghc-events-show"]).arg(corpus(name)).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout == std::fs::read(corpus(&format!("{name}.reference"))).unwrap());
+}
+
+#[test]
+fn analyze_json_counts_an_eventlog_s_events_by_type() {
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["analyze", "--format", "json"])
+        .arg(corpus("ghc-eventlog/testlog-part.eventlog"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ghc"]["events"], 718);
+    let by_type = v["ghc"]["events_by_type"].as_object().unwrap();
+    assert_eq!(by_type.values().map(|n| n.as_u64().unwrap()).sum::<u64>(), 718);
+    assert_eq!(v["diagnostics"][0]["code"], "ghc-eventlog.truncated");
+}

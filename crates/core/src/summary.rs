@@ -132,13 +132,14 @@ impl Summary {
                 Compression::None => String::new(),
                 c => format!(" ({c}, {} bytes decompressed)", group(i.decompressed_bytes)),
             };
+            // Binary formats have no lines.
+            let lines = if i.lines > 0 { format!("{} lines, ", group(i.lines)) } else { String::new() };
             let _ = writeln!(
                 out,
-                "{}: {}, {} bytes{compressed}, {} lines, {} events, {} diagnostics",
+                "{}: {}, {} bytes{compressed}, {lines}{} events, {} diagnostics",
                 i.name,
                 i.format.title(),
                 group(i.bytes),
-                group(i.lines),
                 group(i.events),
                 group(i.diagnostics.total)
             );

@@ -2,5 +2,7 @@
 //! of any format's own structures.
 
 pub mod critical_path;
+pub mod ghc;
 pub mod graph;
+pub mod top;
 pub mod ya_stat;

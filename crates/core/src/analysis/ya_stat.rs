@@ -6,6 +6,7 @@
 //! [`crate::report`].
 
 use super::critical_path::Path;
+use super::top::top;
 use crate::model::{Model, Nanos, Role, TaskId};
 
 /// How many tasks ya lists in "longest" and "biggest copies".
@@ -261,7 +262,9 @@ pub fn ya_stat(model: &Model) -> YaStat {
     let positive: Vec<TaskId> = timed.iter().copied().filter(|&i| dur(i) > 0).collect();
     // Per type (a kind: ya's type without the cached mark): total, count,
     // the colour of its last task and its first task, in ya's order.
-    let mut types: Vec<Option<(TypeTotal, (Option<Nanos>, Option<Nanos>, TaskId))>> = vec![None; model.kinds().len()];
+    // (start, end, id) of a type's first task: ya's order of types on a tie.
+    type First = (Option<Nanos>, Option<Nanos>, TaskId);
+    let mut types: Vec<Option<(TypeTotal, First)>> = vec![None; model.kinds().len()];
     for &i in &positive {
         let k = model.task(i).kind.index();
         let entry = types[k].get_or_insert_with(|| {
@@ -271,7 +274,7 @@ pub fn ya_stat(model: &Model) -> YaStat {
         entry.0.total += dur(i);
         entry.0.count += 1;
     }
-    let mut types: Vec<(TypeTotal, (Option<Nanos>, Option<Nanos>, TaskId))> = types.into_iter().flatten().collect();
+    let mut types: Vec<(TypeTotal, First)> = types.into_iter().flatten().collect();
     types.sort_by_key(|(t, first)| (std::cmp::Reverse(t.total), *first));
     let by_type: Vec<TypeTotal> = types.into_iter().map(|(t, _)| t).collect();
 
@@ -294,18 +297,6 @@ pub fn ya_stat(model: &Model) -> YaStat {
         }
     }
     YaStat { cache, longest, biggest_copies, by_type, stages: stages(model, &positive), task_execution, totals }
-}
-
-/// The first `n` of `items` by `key`, in key order, without sorting them all.
-fn top<K: Ord>(items: &[TaskId], n: usize, key: impl Fn(TaskId) -> K) -> Vec<TaskId> {
-    let mut heap: std::collections::BinaryHeap<(K, TaskId)> = std::collections::BinaryHeap::with_capacity(n + 1);
-    for &i in items {
-        heap.push((key(i), i));
-        if heap.len() > n {
-            heap.pop();
-        }
-    }
-    heap.into_sorted_vec().into_iter().map(|(_, i)| i).collect()
 }
 
 /// The sum of the durations of a path's tasks (ya's "time elapsed by graph").

@@ -6,6 +6,7 @@
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
 pub mod distbuild;
+pub mod ghc_eventlog;
 pub mod ya_evlog;
 pub mod ya_graph;
 
@@ -23,6 +24,8 @@ pub enum FormatId {
     YaGraph,
     /// ya's local event log (evlog).
     YaEvlog,
+    /// A GHC runtime's binary eventlog.
+    GhcEventlog,
 }
 
 impl FormatId {
@@ -32,6 +35,7 @@ impl FormatId {
             FormatId::Distbuild => "distbuild",
             FormatId::YaGraph => "ya-graph",
             FormatId::YaEvlog => "ya-evlog",
+            FormatId::GhcEventlog => "ghc-eventlog",
         }
     }
 
@@ -41,6 +45,7 @@ impl FormatId {
             FormatId::Distbuild => "distbuild execution log",
             FormatId::YaGraph => "ya build graph",
             FormatId::YaEvlog => "ya event log",
+            FormatId::GhcEventlog => "GHC eventlog",
         }
     }
 }
@@ -83,11 +88,34 @@ pub struct ReadCounts {
 #[derive(Debug)]
 pub enum Parsed {
     /// A distbuild log's tasks, reconciled as ya does.
-    Distbuild(distbuild::Log),
+    Distbuild(Box<distbuild::Log>),
     /// A ya build graph.
     YaGraph(ya_graph::BuildGraph),
     /// A ya event log.
     YaEvlog(ya_evlog::Evlog),
+    /// A GHC eventlog, every byte of it.
+    GhcEventlog(ghc_eventlog::Eventlog),
+}
+
+impl Parsed {
+    /// The format it was read as.
+    pub fn format(&self) -> FormatId {
+        match self {
+            Parsed::Distbuild(_) => FormatId::Distbuild,
+            Parsed::YaGraph(_) => FormatId::YaGraph,
+            Parsed::YaEvlog(_) => FormatId::YaEvlog,
+            Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
+        }
+    }
+
+    /// The input written back in its own format, byte for byte as it was
+    /// read (decompressed); `None` for a format longpole does not write.
+    pub fn write_back(&self) -> Option<Vec<u8>> {
+        match self {
+            Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
+            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) => None,
+        }
+    }
 }
 
 /// One input format.
@@ -111,8 +139,12 @@ pub trait FormatReader {
 }
 
 /// Every format, in detection priority order.
-pub static REGISTRY: &[&dyn Format] =
-    &[&distbuild::DistbuildFormat, &ya_graph::YaGraphFormat, &ya_evlog::YaEvlogFormat];
+pub static REGISTRY: &[&dyn Format] = &[
+    &distbuild::DistbuildFormat,
+    &ya_graph::YaGraphFormat,
+    &ya_evlog::YaEvlogFormat,
+    &ghc_eventlog::GhcEventlogFormat,
+];
 
 /// The outcome of running every sniffer over a head.
 pub enum Detection {

@@ -85,10 +85,12 @@ impl TimelineIndex {
         let rows = by_lane
             .into_iter()
             .map(|mut tasks| {
-                // Setup first on a tie, so prepare tasks sit at the start of their lane.
+                // Setup first on a tie, so prepare tasks sit at the start of their lane;
+                // then instants (which take no room: they must not push a task that
+                // starts with them to another row), then longest first.
                 tasks.sort_unstable_by_key(|&t| {
                     let task = model.task(t);
-                    (task.start, task.role != Role::Setup, Reverse(task.end), t)
+                    (task.start, task.role != Role::Setup, task.end != task.start, Reverse(task.end), t)
                 });
                 let mut rows: Vec<Vec<TaskId>> = Vec::new();
                 let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
@@ -193,6 +195,12 @@ mod tests {
             bar_at(&rows, &frame, view, frame.gutter + 5.0, frame.row_y(1, 0) + 2.0).and_then(|b| b.task),
             Some(2)
         );
+    }
+
+    #[test]
+    fn an_instant_takes_no_room_from_a_task_starting_with_it() {
+        let m = model(&[("h", 0, 10), ("h", 10, 20), ("h", 10, 10), ("h", 20, 20), ("h", 20, 30)]);
+        assert_eq!(TimelineIndex::new(&m).rows_per_lane(), vec![1]);
     }
 
     #[test]

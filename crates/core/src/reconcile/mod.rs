@@ -6,6 +6,7 @@
 //! distributed query) and turned into the common [`Model`].
 
 mod distbuild;
+pub mod ghc_eventlog;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -35,7 +36,7 @@ fn report_cycles(model: &Model, diags: &mut crate::diagnostics::Diagnostics) {
 
 /// An input with times, that a build graph can join.
 enum Timed {
-    Distbuild(crate::formats::distbuild::Log),
+    Distbuild(Box<crate::formats::distbuild::Log>),
     Evlog(crate::formats::ya_evlog::Evlog),
 }
 
@@ -48,6 +49,17 @@ pub struct Dataset {
     pub inputs: Vec<usize>,
     /// The reconciled model.
     pub model: Model,
+    /// What its format says beyond the model.
+    pub detail: Detail,
+}
+
+/// What a format says of a run beyond the common model.
+#[derive(Debug)]
+pub enum Detail {
+    /// Nothing: a ya build is all in its model.
+    Ya,
+    /// A GHC program's events, collections, heap and threads.
+    Ghc(Box<ghc_eventlog::GhcRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -69,11 +81,13 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut infos = Vec::with_capacity(inputs.len());
     let mut logs = Vec::new();
     let mut graphs = Vec::new();
+    let mut programs = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
             Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
             Parsed::YaGraph(graph) => graphs.push((i, graph)),
+            Parsed::GhcEventlog(log) => programs.push((i, log)),
         }
         infos.push(info);
     }
@@ -87,7 +101,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             );
         }
     }
-    let datasets: Vec<Dataset> = logs
+    let mut datasets: Vec<Dataset> = logs
         .into_iter()
         .enumerate()
         .map(|(n, (i, log))| {
@@ -96,13 +110,30 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             inputs.extend(graph.map(|(g, _)| *g));
             let graph = graph.map(|(_, g)| g);
             match log {
-                Timed::Distbuild(log) => {
-                    Dataset { format: FormatId::Distbuild, inputs, model: distbuild::model(log, graph) }
-                }
-                Timed::Evlog(log) => Dataset { format: FormatId::YaEvlog, inputs, model: ya_evlog::model(&log, graph) },
+                Timed::Distbuild(log) => Dataset {
+                    format: FormatId::Distbuild,
+                    inputs,
+                    model: distbuild::model(*log, graph),
+                    detail: Detail::Ya,
+                },
+                Timed::Evlog(log) => Dataset {
+                    format: FormatId::YaEvlog,
+                    inputs,
+                    model: ya_evlog::model(&log, graph),
+                    detail: Detail::Ya,
+                },
             }
         })
         .collect();
+    for (i, log) in programs {
+        let (model, run) = ghc_eventlog::reconcile(&log, &mut infos[i].diagnostics);
+        datasets.push(Dataset {
+            format: FormatId::GhcEventlog,
+            inputs: vec![i],
+            model,
+            detail: Detail::Ghc(Box::new(run)),
+        });
+    }
     for d in &datasets {
         report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);
     }

@@ -1,15 +1,16 @@
 //! What `longpole analyze` prints, as text and as JSON: per input its
 //! format and diagnostics, per dataset its format's report.
 
+mod ghc;
 mod ya;
 
 pub use ya::YaReport;
 
 use crate::diagnostics::Position;
-use crate::formats::FormatId;
 use crate::model::{Nanos, NANOS_PER_MS};
-use crate::reconcile::Analysis;
+use crate::reconcile::{Analysis, Dataset, Detail};
 use crate::summary::Summary;
+use ghc::{ghc_json, ghc_text};
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -86,8 +87,9 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
     let mut reports: Vec<Value> = analysis
         .datasets
         .iter()
-        .map(|d| match d.format {
-            FormatId::Distbuild | FormatId::YaEvlog | FormatId::YaGraph => YaReport::new(&d.model, d.format).json(),
+        .map(|d| match d.detail {
+            Detail::Ya => YaReport::new(&d.model, d.format).json(),
+            Detail::Ghc(_) => ghc_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -116,13 +118,18 @@ pub fn analysis_text(analysis: &Analysis) -> String {
     let mut out = Summary::of(analysis).to_text();
     for d in &analysis.datasets {
         out.push('\n');
-        match d.format {
-            FormatId::Distbuild | FormatId::YaEvlog | FormatId::YaGraph => {
-                out.push_str(&YaReport::new(&d.model, d.format).text())
-            }
-        }
+        out.push_str(&dataset_text(d));
     }
     out
+}
+
+/// One dataset's report as text: ya's `--stat` for a build, the GHC report
+/// for an eventlog.
+pub fn dataset_text(d: &Dataset) -> String {
+    match d.detail {
+        Detail::Ya => YaReport::new(&d.model, d.format).text(),
+        Detail::Ghc(_) => ghc_text(d),
+    }
 }
 
 #[cfg(test)]

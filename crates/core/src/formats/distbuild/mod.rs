@@ -133,7 +133,7 @@ impl FormatReader for DistbuildReader {
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
         let state = &mut self.state;
         self.lines.finish(|n, l| Self::line(state, diags, n, l))?;
-        Ok(Parsed::Distbuild(self.state.finish(diags)))
+        Ok(Parsed::Distbuild(Box::new(self.state.finish(diags))))
     }
 
     fn counts(&self) -> ReadCounts {

@@ -9,8 +9,13 @@ use crate::analysis::ya_stat::type_name;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos, Role, TaskId};
+use crate::reconcile::{Dataset, Detail};
 use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
+
+mod ghc;
+
+pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, LONGEST, MARKS};
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,6 +123,8 @@ pub struct RunView {
     pub cache_line: String,
     /// Failed, test and run time, ns.
     pub totals: (Nanos, Nanos, Nanos),
+    /// A GHC program's collections, heap, threads and marks.
+    pub ghc: Option<GhcView>,
 }
 
 /// Task counts by role.
@@ -202,6 +209,14 @@ fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps: Option<&[N
 }
 
 impl RunView {
+    /// The view of a dataset, laid out on `index`.
+    pub fn of(d: &Dataset, index: &TimelineIndex) -> RunView {
+        match &d.detail {
+            Detail::Ya => RunView::of_ya(&d.model, d.format, index),
+            Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
+        }
+    }
+
     /// The view of a ya build (distbuild or evlog), laid out on `index`.
     pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
         let r = YaReport::new(model, format);
@@ -244,6 +259,7 @@ impl RunView {
             ],
             cache_line,
             totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
+            ghc: None,
         }
     }
 }

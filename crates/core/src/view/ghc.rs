@@ -1,0 +1,145 @@
+//! What the page shows of a GHC program's run beyond the timeline: its
+//! collections per generation, its heap over time, its threads, its user
+//! marks, and its event types.
+
+use super::{task_row, KindView, PathView, RunView, TaskCounts, TypeRow};
+use crate::analysis::ghc::{gc_summary, GcRow};
+use crate::analysis::top::top;
+use crate::formats::FormatId;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::{Model, Nanos, TaskId};
+use crate::reconcile::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
+use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+
+/// Most points of a heap series sent to the page.
+pub const HEAP_POINTS: usize = 2000;
+/// Longest spans listed.
+pub const LONGEST: usize = 50;
+/// Most marks sent to the page.
+pub const MARKS: usize = 10_000;
+
+/// A heap figure over time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapSeries {
+    /// `heap size`, `live data` or `allocated`.
+    pub figure: String,
+    /// (time ns, bytes), in time order; at most [`HEAP_POINTS`], keeping each
+    /// bucket's largest value.
+    pub points: Vec<(Nanos, u64)>,
+    /// Samples in the log.
+    pub samples: u64,
+    /// The largest value.
+    pub max: u64,
+}
+
+/// An event type with its count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventTypeRow {
+    /// Its id.
+    pub id: u16,
+    /// Its declared description.
+    pub description: String,
+    /// Events of it in the data.
+    pub count: u64,
+}
+
+/// Everything GHC-specific the page shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GhcView {
+    /// Events in the data section, block markers included.
+    pub events: u64,
+    /// Capabilities that logged events.
+    pub capabilities: u32,
+    /// Pauses per generation, then the total row.
+    pub gc: Vec<GcRow>,
+    /// Heap figures present in the log.
+    pub heap: Vec<HeapSeries>,
+    /// Every thread, by id.
+    pub threads: Vec<ThreadStats>,
+    /// The first [`MARKS`] marks, in time order.
+    pub marks: Vec<Mark>,
+    /// All marks in the log.
+    pub mark_count: u64,
+    /// Every declared type with its count, by id.
+    pub event_types: Vec<EventTypeRow>,
+}
+
+impl GhcView {
+    /// The view of a run.
+    pub fn of(run: &GhcRun) -> GhcView {
+        GhcView {
+            events: run.events,
+            capabilities: run.capabilities,
+            gc: gc_summary(run),
+            heap: [
+                (HeapFigure::Size, "heap size"),
+                (HeapFigure::Live, "live data"),
+                (HeapFigure::Allocated, "allocated"),
+            ]
+            .into_iter()
+            .filter_map(|(f, name)| heap_series(run, f, name))
+            .collect(),
+            threads: run.threads.clone(),
+            marks: run.marks.iter().take(MARKS).cloned().collect(),
+            mark_count: run.marks.len() as u64,
+            event_types: run
+                .type_names
+                .iter()
+                .map(|(&id, d)| EventTypeRow {
+                    id,
+                    description: d.clone(),
+                    count: run.events_by_type.get(&id).copied().unwrap_or(0),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn heap_series(run: &GhcRun, figure: HeapFigure, name: &str) -> Option<HeapSeries> {
+    let samples: Vec<(Nanos, u64)> =
+        run.heap.iter().filter(|h| h.figure == figure).map(|h| (h.time, h.bytes)).collect();
+    if samples.is_empty() {
+        return None;
+    }
+    let max = samples.iter().map(|s| s.1).max().unwrap_or(0);
+    let per = samples.len().div_ceil(HEAP_POINTS);
+    let points = samples.chunks(per).map(|c| *c.iter().max_by_key(|s| s.1).expect("chunks are not empty")).collect();
+    Some(HeapSeries { figure: name.to_owned(), points, samples: samples.len() as u64, max })
+}
+
+impl RunView {
+    /// The view of a GHC program's run, laid out on `index`: the
+    /// capabilities' timeline with its longest spans, time per kind, and the
+    /// [`GhcView`]. There is no dependency between tasks, so no paths.
+    pub fn of_ghc(model: &Model, run: &GhcRun, index: &TimelineIndex) -> RunView {
+        let mut by_kind: Vec<TypeRow> =
+            model.kinds().iter().map(|k| TypeRow { task_type: k.name.clone(), count: 0, total: 0 }).collect();
+        for t in model.tasks() {
+            let row = &mut by_kind[t.kind.index()];
+            row.count += 1;
+            row.total += t.duration().unwrap_or(0);
+        }
+        by_kind.sort_by_key(|r| Reverse(r.total));
+        let all: Vec<TaskId> = (0..model.tasks().len() as u32).map(TaskId).collect();
+        let longest = top(&all, LONGEST, |t| Reverse(model.task(t).duration().unwrap_or(0)));
+        RunView {
+            format: FormatId::GhcEventlog,
+            lanes: model.lanes().iter().map(|l| l.name.clone()).collect(),
+            rows_per_lane: index.rows_per_lane(),
+            kinds: model.kinds().iter().map(|k| KindView { name: k.name.clone(), color: k.color.clone() }).collect(),
+            window: model.window(),
+            counts: TaskCounts { run: model.tasks().len() as u64, ..TaskCounts::default() },
+            critical_path: PathView::default(),
+            blocking_chain: PathView::default(),
+            differences: Vec::new(),
+            longest: longest.into_iter().map(|t| task_row(model, index, t, 0)).collect(),
+            biggest_copies: Vec::new(),
+            by_type: by_kind,
+            stages: Vec::new(),
+            cache_line: String::new(),
+            totals: (0, 0, 0),
+            ghc: Some(GhcView::of(run)),
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! GHC eventlogs of the corpus through the whole pipeline: the report (text
+//! and JSON) snapshotted and the same at every chunk size, the model's
+//! capability lanes, thread and GC spans checked against the events.
+
+use longpole_core::formats::ghc_eventlog::decode::{decode, Event};
+use longpole_core::formats::Parsed;
+use longpole_core::ingest::read_bytes;
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::reconcile::Detail;
+use longpole_core::report::{analysis_json, analysis_text};
+use longpole_core::view::RunView;
+use std::path::PathBuf;
+
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ghc-eventlog").join(name))
+        .unwrap()
+}
+
+/// The text report and the JSON of an eventlog, the same at every chunk size.
+fn reports(name: &str) -> (String, String) {
+    let bytes = corpus(name);
+    let run = |chunk: usize| {
+        let analysis = longpole_core::reconcile(vec![read_bytes(name, &bytes, chunk).unwrap()]);
+        (analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap())
+    };
+    let whole = run(usize::MAX);
+    for chunk in [1, 7, 4096] {
+        assert_eq!(run(chunk), whole, "{name} at chunk size {chunk}");
+    }
+    whole
+}
+
+#[test]
+fn stop_ht_report() {
+    let (text, json) = reports("stop.hT.eventlog");
+    insta::assert_snapshot!("stop_ht_text", text);
+    insta::assert_snapshot!("stop_ht_json", json);
+}
+
+#[test]
+fn testlog_report() {
+    let (text, json) = reports("testlog.eventlog");
+    insta::assert_snapshot!("testlog_text", text);
+    insta::assert_snapshot!("testlog_json", json);
+}
+
+#[test]
+fn ghc_9_2_report() {
+    let (text, json) = reports("ghc-9.2-events.eventlog");
+    insta::assert_snapshot!("ghc_9_2_text", text);
+    insta::assert_snapshot!("ghc_9_2_json", json);
+}
+
+#[test]
+fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
+    for name in ["stop.hT.eventlog", "testlog.eventlog", "ghc-9.2-events.eventlog", "sleep.hd.eventlog"] {
+        let bytes = corpus(name);
+        let input = read_bytes(name, &bytes, 4096).unwrap();
+        let Parsed::GhcEventlog(log) = &input.parsed else { panic!("{name}") };
+        let (mut runs, mut gcs) = (0, 0);
+        for e in &log.events {
+            match decode(log, e).event {
+                Event::RunThread { .. } => runs += 1,
+                Event::StartGc => gcs += 1,
+                _ => {}
+            }
+        }
+        let analysis = longpole_core::reconcile(vec![read_bytes(name, &bytes, 4096).unwrap()]);
+        let d = &analysis.datasets[0];
+        let Detail::Ghc(run) = &d.detail else { panic!("{name}") };
+        let m = &d.model;
+        let kind = |k: &str| m.tasks().iter().filter(|t| m.kinds()[t.kind.index()].name == k).count();
+        assert_eq!(kind("thread"), runs, "{name}: thread spans");
+        assert_eq!(kind("GC"), gcs, "{name}: GC spans");
+        assert!(m.tasks().iter().all(|t| t.duration().is_some_and(|d| d >= 0)), "{name}");
+        assert!(m.lanes()[0].name.starts_with("cap "), "{name}");
+        assert_eq!(run.events as usize, log.events.len());
+        // Spans of one capability never overlap within a kind.
+        let index = TimelineIndex::new(m);
+        let view = RunView::of(d, &index);
+        let ghc = view.ghc.as_ref().unwrap();
+        assert_eq!(ghc.threads.iter().map(|t| t.runs).sum::<u64>() as usize, runs, "{name}");
+        let all = ghc.gc.iter().find(|r| r.generation == "all").unwrap();
+        assert!(all.count > 0 && all.max <= all.total, "{name}");
+        assert!(view.critical_path.steps.is_empty() && !view.longest.is_empty());
+    }
+}
+
+#[test]
+fn the_parallel_log_has_one_lane_per_capability() {
+    let analysis = longpole_core::reconcile(vec![read_bytes("t", &corpus("testlog.eventlog"), 4096).unwrap()]);
+    let lanes: Vec<&str> = analysis.datasets[0].model.lanes().iter().map(|l| l.name.as_str()).collect();
+    insta::assert_snapshot!("testlog_lanes", lanes.join("\n"));
+}
+
+#[test]
+fn user_messages_become_marks_and_start_stop_pairs_become_spans() {
+    let analysis = longpole_core::reconcile(vec![read_bytes("s", &corpus("stop.hT.eventlog"), 4096).unwrap()]);
+    let d = &analysis.datasets[0];
+    let Detail::Ghc(run) = &d.detail else { panic!() };
+    assert_eq!(run.marks.len(), 7);
+    let m = &d.model;
+    let texts: Vec<String> = m
+        .tasks()
+        .iter()
+        .filter(|t| matches!(m.kinds()[t.kind.index()].name.as_str(), "user span" | "marker" | "message"))
+        .map(|t| format!("{} {} {:?}", m.kinds()[t.kind.index()].name, m.str(t.uid), t.duration()))
+        .collect();
+    insta::assert_snapshot!("stop_ht_marks", texts.join("\n"));
+}
