@@ -1,21 +1,39 @@
-//! Never panic on input: arbitrary bytes, and log-like lines made of real
-//! event names with missing, extra and garbled fields, go through every
-//! reader (and the analyses and views) without a panic, and give the same
-//! result at any chunk size.
+//! Never panic on input: arbitrary bytes, log-like lines made of real
+//! event names with missing, extra and garbled fields, and corpus eventlogs
+//! with bytes changed and cut short go through every reader (and the
+//! analyses, views and dumps) without a panic, and give the same result at
+//! any chunk size.
 
+use longpole_core::formats::ghc_eventlog::decode::decode;
+use longpole_core::formats::ghc_eventlog::show::show;
+use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::view::RunView;
 use proptest::prelude::*;
+use std::path::PathBuf;
+
+/// A corpus eventlog's bytes.
+fn eventlog(name: &str) -> Vec<u8> {
+    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ghc-eventlog").join(name))
+        .unwrap()
+}
 
 fn run(data: &[u8], chunk: usize) -> String {
     match read_bytes("fuzz", data, chunk) {
         Ok(input) => {
+            if let Parsed::GhcEventlog(log) = &input.parsed {
+                let mut out = String::new();
+                show(log, &mut out);
+                for e in &log.events {
+                    let _ = decode(log, e);
+                }
+            }
             let analysis = longpole_core::reconcile(vec![input]);
             for d in &analysis.datasets {
                 let index = TimelineIndex::new(&d.model);
-                let _ = RunView::of_ya(&d.model, d.format, &index);
+                let _ = RunView::of(d, &index);
                 let _ = longpole_core::layout::graph::layout(&d.model, &[], &Default::default());
             }
             format!("{}{}", analysis_text(&analysis), analysis_json(&analysis))
@@ -53,6 +71,22 @@ fn line() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn damaged_eventlogs_never_panic_and_chunking_does_not_matter(
+        file in prop::sample::select(vec!["unicode.eventlog", "ghc-9.2-events.eventlog", "testlog.eventlog", "ticky-ticky.eventlog", "time-prof.eventlog"]),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..12),
+        cut in any::<prop::sample::Index>(),
+        chunk in 1usize..5000,
+    ) {
+        let mut data = eventlog(file);
+        for (at, byte) in edits {
+            let i = at.index(data.len());
+            data[i] = byte;
+        }
+        data.truncate(cut.index(data.len() + 1).max(8));
+        prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
+    }
 
     #[test]
     fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..2000), chunk in 1usize..64) {

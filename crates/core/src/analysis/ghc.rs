@@ -37,7 +37,7 @@ pub fn gc_summary(run: &GhcRun) -> Vec<GcRow> {
         });
         for row in [row, &mut all] {
             row.count += 1;
-            row.total += c.end - c.start;
+            row.total = row.total.saturating_add(c.end - c.start);
             row.max = row.max.max(c.end - c.start);
             if let Some(b) = c.copied {
                 row.copied = Some(row.copied.unwrap_or(0) + b);

@@ -117,6 +117,10 @@ pub struct Mark {
     pub text: String,
 }
 
+/// The latest time taken as is (2^62 ns, 146 years): differences and sums
+/// of times stay far from overflowing.
+const MAX_TIME: Nanos = 1 << 62;
+
 /// Per-capability pairing state.
 #[derive(Default)]
 struct Cap {
@@ -177,7 +181,18 @@ pub fn reconcile(log: &Eventlog, diags: &mut Diagnostics) -> (Model, GhcRun) {
     let mut last: Nanos = 0;
     for e in &log.events {
         *run.events_by_type.entry(e.ty).or_default() += 1;
-        let time = e.time as Nanos;
+        let time = match Nanos::try_from(e.time) {
+            Ok(t) if t <= MAX_TIME => t,
+            _ => {
+                diags.report(
+                    Severity::Warning,
+                    "ghc.time-out-of-range",
+                    Position::Byte(e.offset),
+                    format!("event time {} ns is past {MAX_TIME} ns (146 years): read as {MAX_TIME}", e.time),
+                );
+                MAX_TIME
+            }
+        };
         if e.ty != 18 {
             first = Some(first.map_or(time, |f| f.min(time)));
             last = last.max(time);
@@ -279,7 +294,7 @@ fn close_run(
     let d = (until - since).max(0);
     let s = &mut t.stats;
     s.runs += 1;
-    s.run_time += d;
+    s.run_time = s.run_time.saturating_add(d);
     s.longest_run = s.longest_run.max(d);
     s.first_run = Some(s.first_run.map_or(since, |f| f.min(since)));
     s.last_stop = Some(s.last_stop.map_or(until, |l| l.max(until)));

@@ -118,7 +118,7 @@ impl RunView {
         for t in model.tasks() {
             let row = &mut by_kind[t.kind.index()];
             row.count += 1;
-            row.total += t.duration().unwrap_or(0);
+            row.total = row.total.saturating_add(t.duration().unwrap_or(0));
         }
         by_kind.sort_by_key(|r| Reverse(r.total));
         let all: Vec<TaskId> = (0..model.tasks().len() as u32).map(TaskId).collect();

@@ -127,14 +127,18 @@ pub(super) struct Reader {
 struct More;
 
 impl Reader {
-    fn error(&self, at: usize, message: &str) -> FormatError {
-        FormatError::new(TITLE, Position::Byte(self.base + at as u64), message, &self.pending[at..])
+    /// The header is wrong at `at`: the error shows the `len` bytes found
+    /// there (no more, so that where chunks were cut does not matter).
+    fn error(&self, at: usize, len: usize, message: &str) -> FormatError {
+        let end = at.saturating_add(len).min(self.pending.len());
+        FormatError::new(TITLE, Position::Byte(self.base + at as u64), message, &self.pending[at.min(end)..end])
     }
 
     /// Parses header parts from `self.at`; Ok(true) when the data section starts.
     fn header(&mut self) -> Result<Result<bool, More>, FormatError> {
         let p = &self.pending;
-        let need = |n: usize, at: usize| if p.len() < at + n { Err(More) } else { Ok(()) };
+        // Sizes come from the input: never add them unchecked.
+        let need = |n: usize, at: usize| if p.len().saturating_sub(at) < n { Err(More) } else { Ok(()) };
         loop {
             let at = self.at;
             if at == 0 {
@@ -142,7 +146,7 @@ impl Reader {
                     return Ok(Err(m));
                 }
                 if &p[..8] != b"hdrbhetb" {
-                    return Err(self.error(0, "expected the header's \"hdrb\" \"hetb\""));
+                    return Err(self.error(0, 8, "expected the header's \"hdrb\" \"hetb\""));
                 }
                 self.at = 8;
                 continue;
@@ -158,25 +162,20 @@ impl Reader {
                     let id = be16(&p[at + 4..]);
                     let size = be16(&p[at + 6..]);
                     let desc_len = be32(&p[at + 8..]) as usize;
-                    if let Err(m) = need(12 + desc_len + 4, at) {
+                    if let Err(m) = need(desc_len.saturating_add(12 + 4), at) {
                         return Ok(Err(m));
                     }
                     let extra_len = be32(&p[at + 12 + desc_len..]) as usize;
-                    let end = at + 12 + desc_len + 4 + extra_len;
+                    let end = (at + 12 + desc_len + 4).saturating_add(extra_len);
                     if let Err(m) = need(4, end) {
                         return Ok(Err(m));
                     }
                     if &p[end..end + 4] != b"ete\0" {
-                        return Err(self.error(end, "expected \"ete\\0\" after an event type"));
+                        return Err(self.error(end, 4, "expected \"ete\\0\" after an event type"));
                     }
                     let description = String::from_utf8_lossy(&p[at + 12..at + 12 + desc_len]).into_owned();
                     let extra = p[at + 16 + desc_len..end].to_vec();
-                    let t = EventType { id, size: (size != 0xFFFF).then_some(size), description, extra };
-                    if self.log.type_index.is_empty() {
-                        self.log.type_index = vec![u32::MAX; 1 << 16];
-                    }
-                    self.log.type_index[usize::from(id)] = self.log.types.len() as u32;
-                    self.log.types.push(t);
+                    self.log.index(EventType { id, size: (size != 0xFFFF).then_some(size), description, extra });
                     self.at = end + 4;
                 }
                 b"hete" => {
@@ -184,13 +183,17 @@ impl Reader {
                         return Ok(Err(m));
                     }
                     if &p[at + 4..at + 12] != b"hdredatb" {
-                        return Err(self.error(at + 4, "expected \"hdre\" \"datb\" after the event types"));
+                        return Err(self.error(at + 4, 8, "expected \"hdre\" \"datb\" after the event types"));
                     }
                     self.at = at + 12;
                     return Ok(Ok(true));
                 }
                 _ => {
-                    return Err(self.error(at, "expected an event type (\"etb\\0\") or the end of the types (\"hete\")"))
+                    return Err(self.error(
+                        at,
+                        4,
+                        "expected an event type (\"etb\\0\") or the end of the types (\"hete\")",
+                    ))
                 }
             }
         }
@@ -312,7 +315,11 @@ impl FormatReader for Reader {
 
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
         if self.stage == Stage::Header {
-            return Err(self.error(self.at.min(self.pending.len()), "the header ends before its event types do"));
+            return Err(self.error(
+                self.at.min(self.pending.len()),
+                usize::MAX,
+                "the header ends before its event types do",
+            ));
         }
         if self.stage == Stage::Data {
             diags.report(
