@@ -5,6 +5,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use longpole_core::formats::ghc_eventlog::show::show;
+use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::{reconcile, report, Ingest, Input};
 use std::fs::File;
@@ -44,8 +45,12 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// For a GHC eventlog: print what `ghc-events show` prints (raw times).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "mal_statements")]
         ghc_events_show: bool,
+        /// For a MonetDB MAL trace: print each event's MAL statement as
+        /// stethoscope does (`null` for SQL phases).
+        #[arg(long)]
+        mal_statements: bool,
     },
     /// Read a file and write it back in its own format (decompressed), byte
     /// for byte as it was: what longpole does not interpret is kept.
@@ -97,7 +102,18 @@ fn run(cli: Cli) -> Result<()> {
                 OutputFormat::Json => emit(&(serde_json::to_string_pretty(&report::analysis_json(&analysis))? + "\n"))?,
             }
         }
-        Command::Dump { files, ghc_events_show: true } => {
+        Command::Dump { files, mal_statements: true, .. } => {
+            for f in &files {
+                let input = read(f)?;
+                let Parsed::MonetdbMal(trace) = &input.parsed else {
+                    bail!("{} is a {}, not a MonetDB MAL trace", f.display(), input.info.format.title());
+                };
+                let mut out = String::new();
+                statements(trace, &mut out);
+                emit(&out)?;
+            }
+        }
+        Command::Dump { files, ghc_events_show: true, .. } => {
             for f in &files {
                 let input = read(f)?;
                 let Parsed::GhcEventlog(log) = &input.parsed else {
@@ -115,7 +131,7 @@ fn run(cli: Cli) -> Result<()> {
             };
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
-        Command::Dump { files, ghc_events_show: false } => {
+        Command::Dump { files, ghc_events_show: false, mal_statements: false } => {
             let inputs = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
             for d in &reconcile(inputs).datasets {
                 emit(&longpole_core::dump::tasks(&d.model))?;

@@ -117,6 +117,22 @@ impl Diagnostics {
         }
     }
 
+    /// Adds everything `other` recorded, its counts included.
+    pub fn absorb(&mut self, other: Diagnostics) {
+        for d in other.kept {
+            let entry = self.counts.entry(d.code.clone()).or_insert((d.severity, 0));
+            if entry.1 < Self::KEEP_PER_CODE {
+                self.kept.push(d);
+            }
+            entry.1 += 1;
+        }
+        for (code, (severity, n)) in other.counts {
+            let kept = n.min(Self::KEEP_PER_CODE);
+            let entry = self.counts.entry(code).or_insert((severity, 0));
+            entry.1 += n - kept;
+        }
+    }
+
     /// Records a diagnostic built from its parts.
     pub fn report(&mut self, severity: Severity, code: &'static str, position: Position, message: impl Into<String>) {
         self.push(Diagnostic::new(severity, code, position, message));

@@ -186,9 +186,10 @@ impl Ingest {
     pub fn finish(mut self) -> Result<Input, Error> {
         let r = self.finish_inner();
         match r {
-            Ok((format, reader)) => {
-                let counts = reader.counts();
+            Ok((format, mut reader)) => {
                 let mut diags = std::mem::take(&mut self.sink.diags);
+                reader.end_of_input(&mut diags).map_err(|e| self.error(Stop::Format(e)))?;
+                let counts = reader.counts();
                 let parsed = reader.finish(&mut diags).map_err(|e| self.error(Stop::Format(e)))?;
                 let info = InputInfo {
                     name: self.sink.name,

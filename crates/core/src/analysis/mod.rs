@@ -4,5 +4,6 @@
 pub mod critical_path;
 pub mod ghc;
 pub mod graph;
+pub mod mal;
 pub mod top;
 pub mod ya_stat;

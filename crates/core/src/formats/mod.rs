@@ -7,6 +7,7 @@
 
 pub mod distbuild;
 pub mod ghc_eventlog;
+pub mod monetdb_mal;
 pub mod ya_evlog;
 pub mod ya_graph;
 
@@ -26,6 +27,8 @@ pub enum FormatId {
     YaEvlog,
     /// A GHC runtime's binary eventlog.
     GhcEventlog,
+    /// A MonetDB server's MAL profiler trace.
+    MonetdbMal,
 }
 
 impl FormatId {
@@ -36,6 +39,7 @@ impl FormatId {
             FormatId::YaGraph => "ya-graph",
             FormatId::YaEvlog => "ya-evlog",
             FormatId::GhcEventlog => "ghc-eventlog",
+            FormatId::MonetdbMal => "monetdb-mal",
         }
     }
 
@@ -46,6 +50,7 @@ impl FormatId {
             FormatId::YaGraph => "ya build graph",
             FormatId::YaEvlog => "ya event log",
             FormatId::GhcEventlog => "GHC eventlog",
+            FormatId::MonetdbMal => "MonetDB MAL trace",
         }
     }
 }
@@ -95,6 +100,8 @@ pub enum Parsed {
     YaEvlog(ya_evlog::Evlog),
     /// A GHC eventlog, every byte of it.
     GhcEventlog(ghc_eventlog::Eventlog),
+    /// A MonetDB MAL trace, every byte of it.
+    MonetdbMal(Box<monetdb_mal::MalTrace>),
 }
 
 impl Parsed {
@@ -105,6 +112,7 @@ impl Parsed {
             Parsed::YaGraph(_) => FormatId::YaGraph,
             Parsed::YaEvlog(_) => FormatId::YaEvlog,
             Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
+            Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
         }
     }
 
@@ -113,6 +121,7 @@ impl Parsed {
     pub fn write_back(&self) -> Option<Vec<u8>> {
         match self {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
+            Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
             Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) => None,
         }
     }
@@ -132,6 +141,12 @@ pub trait Format: Sync {
 pub trait FormatReader {
     /// Reads the next chunk. An error means the input is not (or no longer) this format.
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError>;
+    /// The input has ended: read what its last, unterminated part holds, so
+    /// that [`FormatReader::counts`] includes it. Readers that hold nothing
+    /// back keep the default, which does nothing.
+    fn end_of_input(&mut self, _diags: &mut Diagnostics) -> Result<(), FormatError> {
+        Ok(())
+    }
     /// Ends the input and returns what was read.
     fn finish(self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError>;
     /// Counts so far.
@@ -144,6 +159,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ya_graph::YaGraphFormat,
     &ya_evlog::YaEvlogFormat,
     &ghc_eventlog::GhcEventlogFormat,
+    &monetdb_mal::MonetdbMalFormat,
 ];
 
 /// The outcome of running every sniffer over a head.

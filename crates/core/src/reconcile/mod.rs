@@ -7,6 +7,7 @@
 
 mod distbuild;
 pub mod ghc_eventlog;
+pub mod monetdb_mal;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -60,6 +61,8 @@ pub enum Detail {
     Ya,
     /// A GHC program's events, collections, heap and threads.
     Ghc(Box<ghc_eventlog::GhcRun>),
+    /// MAL executions, mal_analytics' counts, server load.
+    Mal(Box<monetdb_mal::MalRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -82,12 +85,14 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut logs = Vec::new();
     let mut graphs = Vec::new();
     let mut programs = Vec::new();
+    let mut traces = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
             Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
             Parsed::YaGraph(graph) => graphs.push((i, graph)),
             Parsed::GhcEventlog(log) => programs.push((i, log)),
+            Parsed::MonetdbMal(trace) => traces.push((i, trace)),
         }
         infos.push(info);
     }
@@ -133,6 +138,18 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             model,
             detail: Detail::Ghc(Box::new(run)),
         });
+    }
+    if !traces.is_empty() {
+        let refs: Vec<(usize, &crate::formats::monetdb_mal::MalTrace)> =
+            traces.iter().map(|(i, t)| (*i, &**t)).collect();
+        let inputs: Vec<usize> = refs.iter().map(|(i, _)| *i).collect();
+        let mut diags: Vec<crate::diagnostics::Diagnostics> = inputs.iter().map(|_| Default::default()).collect();
+        let (model, run) = monetdb_mal::reconcile(&refs, &mut diags);
+        drop(traces);
+        for (i, d) in inputs.iter().zip(diags) {
+            infos[*i].diagnostics.absorb(d);
+        }
+        datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, detail: Detail::Mal(Box::new(run)) });
     }
     for d in &datasets {
         report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);

@@ -2,6 +2,7 @@
 //! format and diagnostics, per dataset its format's report.
 
 mod ghc;
+mod mal;
 mod ya;
 
 pub use ya::YaReport;
@@ -90,6 +91,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
         .map(|d| match d.detail {
             Detail::Ya => YaReport::new(&d.model, d.format).json(),
             Detail::Ghc(_) => ghc_json(d),
+            Detail::Mal(_) => mal::mal_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -129,6 +131,7 @@ pub fn dataset_text(d: &Dataset) -> String {
     match d.detail {
         Detail::Ya => YaReport::new(&d.model, d.format).text(),
         Detail::Ghc(_) => ghc_text(d),
+        Detail::Mal(_) => mal::mal_text(d),
     }
 }
 

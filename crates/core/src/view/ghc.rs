@@ -140,6 +140,7 @@ impl RunView {
             cache_line: String::new(),
             totals: (0, 0, 0),
             ghc: Some(GhcView::of(run)),
+            mal: None,
         }
     }
 }

@@ -14,8 +14,10 @@ use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
 mod ghc;
+mod mal;
 
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, LONGEST, MARKS};
+pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +127,8 @@ pub struct RunView {
     pub totals: (Nanos, Nanos, Nanos),
     /// A GHC program's collections, heap, threads and marks.
     pub ghc: Option<GhcView>,
+    /// MAL executions, operations, thread use and server load.
+    pub mal: Option<MalView>,
 }
 
 /// Task counts by role.
@@ -214,6 +218,7 @@ impl RunView {
         match &d.detail {
             Detail::Ya => RunView::of_ya(&d.model, d.format, index),
             Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
+            Detail::Mal(run) => RunView::of_mal(&d.model, run, index),
         }
     }
 
@@ -260,6 +265,7 @@ impl RunView {
             cache_line,
             totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
             ghc: None,
+            mal: None,
         }
     }
 }
