@@ -12,4 +12,7 @@ gzip -9 -n -c "$tmp/simulated-build.graph.json" > samples/simulated-build.graph.
 cp ../shared/corpus/distbuild/example.log samples/distbuild-example.log
 gzip -9 -n -c ../shared/corpus/ghc-eventlog/stop.hT.eventlog > samples/ghc-stop.hT.eventlog.gz
 install -m 644 ../shared/corpus/ghc-eventlog/testlog.eventlog samples/ghc-testlog.eventlog
+install -m 644 ../shared/corpus/monetdb-mal/compressed/trace.json.gz samples/monetdb-tpch-q01.json.gz
+install -m 644 ../shared/corpus/monetdb-mal/distributed/supervisor.json samples/monetdb-supervisor.json
+install -m 644 ../shared/corpus/monetdb-mal/distributed/worker1.json samples/monetdb-worker1.json
 rm -rf "$tmp"

@@ -42,6 +42,18 @@ pub const SAMPLES: &[Sample] = &[
         files: &["ghc-testlog.eventlog"],
         credit: "testlog.eventlog from haskell/ghc-events' tests: a parallel program on an early GHC (shared corpus)",
     },
+    Sample {
+        id: "monetdb",
+        label: "MonetDB TPC-H Q1",
+        files: &["monetdb-tpch-q01.json.gz"],
+        credit: "a MAL trace of TPC-H Q1 at SF10 on 10 threads, from MonetDBSolutions/mal_analytics' tests (shared corpus)",
+    },
+    Sample {
+        id: "monetdb-distributed",
+        label: "MonetDB distributed query",
+        files: &["monetdb-supervisor.json", "monetdb-worker1.json"],
+        credit: "a remote-table query's supervisor and one worker, from MonetDBSolutions/mal_analytics' tests (shared corpus)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

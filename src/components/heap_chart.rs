@@ -9,9 +9,9 @@ use std::fmt::Write;
 use yew::prelude::*;
 
 /// Height of the plot, in its own units (it stretches to the page's width).
-const H: f64 = 100.0;
+pub(super) const H: f64 = 100.0;
 /// Width of the plot, in its own units.
-const W: f64 = 1000.0;
+pub(super) const W: f64 = 1000.0;
 
 /// Properties of [`HeapChart`].
 #[derive(Properties, PartialEq)]
@@ -22,11 +22,17 @@ pub struct HeapChartProps {
     pub window: (Nanos, Nanos),
 }
 
-/// The step line of one series over the window, scaled to `max`.
-fn step_path(points: &[(Nanos, u64)], window: (Nanos, Nanos), max: u64) -> String {
+/// The step line of one series over the window, `value` scaled to `max`,
+/// in a plot of [`W`] × [`H`] units.
+pub(super) fn step_path<V: Copy>(
+    points: &[(Nanos, V)],
+    window: (Nanos, Nanos),
+    value: impl Fn(V) -> f64,
+    max: f64,
+) -> String {
     let span = (window.1 - window.0).max(1) as f64;
     let x = |t: Nanos| ((t - window.0) as f64 / span * W).clamp(-1.0, W + 1.0);
-    let y = |b: u64| H - b as f64 / max.max(1) as f64 * H;
+    let y = |b: V| H - value(b) / max.max(1.0) * H;
     // From the last point before the window to the first after it.
     let first = points.partition_point(|p| p.0 < window.0).saturating_sub(1);
     let last = (points.partition_point(|p| p.0 <= window.1) + 1).min(points.len());
@@ -74,7 +80,7 @@ pub fn HeapChart(props: &HeapChartProps) -> Html {
             <svg class="heap-plot" viewBox={format!("0 0 {W} {H}")} preserveAspectRatio="none" role="img"
                 aria-label="heap figures over the time window">
                 { for plotted.iter().enumerate().map(|(i, s)| html! {
-                    <path class={format!("heap-line heap-{i}")} d={step_path(&s.points, props.window, max)}
+                    <path class={format!("heap-line heap-{i}")} d={step_path(&s.points, props.window, |b| b as f64, max as f64)}
                         vector-effect="non-scaling-stroke" />
                 }) }
             </svg>
@@ -89,8 +95,8 @@ mod tests {
     #[test]
     fn the_step_line_holds_each_value_until_the_next_sample() {
         let points = [(0, 0), (500, 50), (1000, 100)];
-        assert_eq!(step_path(&points, (0, 1000), 100), "M0.0 100.0H500.0V50.0H1000.0V0.0");
+        assert_eq!(step_path(&points, (0, 1000), |b| b as f64, 100.0), "M0.0 100.0H500.0V50.0H1000.0V0.0");
         // Zoomed in: starts at the sample before the window and runs to its end.
-        assert_eq!(step_path(&points, (600, 800), 100), "M-1.0 50.0H1001.0V0.0");
+        assert_eq!(step_path(&points, (600, 800), |b| b as f64, 100.0), "M-1.0 50.0H1001.0V0.0");
     }
 }

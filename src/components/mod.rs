@@ -13,6 +13,8 @@ mod header;
 mod heap_chart;
 mod help;
 mod landing;
+mod load_chart;
+mod mal_tables;
 mod path_list;
 mod reading;
 mod run_facts;

@@ -54,6 +54,11 @@ pub fn RunFacts(props: &RunFactsProps) -> Html {
                 <span data-testid="ghc-threads">{ g.threads.len() }</span>
                 <span data-testid="ghc-gc-count">{ g.gc.iter().find(|r| r.generation == "all").map_or(0, |r| r.count) }</span>
             }
+            if let Some(m) = &v.mal {
+                <span data-testid="mal-executions">{ m.counts.executions }</span>
+                <span data-testid="mal-events">{ m.counts.events }</span>
+                <span data-testid="mal-queries">{ m.counts.queries }</span>
+            }
             <ol>
                 { for v.critical_path.steps.iter().take(*shown).map(|s| html! {
                     <li data-testid="critical-path-task" data-kind={s.kind.clone()} data-uid={s.uid.clone()} />

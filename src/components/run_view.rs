@@ -6,6 +6,7 @@ use super::dep_graph::DepGraph;
 use super::details::Details;
 use super::diagnostics_list::DiagnosticsList;
 use super::heap_chart::HeapChart;
+use super::load_chart::LoadChart;
 use super::path_list::PathList;
 use super::run_facts::RunFacts;
 use super::tables::Tables;
@@ -15,7 +16,7 @@ use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
 use crate::state::{Action, Explore, Tab};
 use longpole_core::dump::duration_label;
-use longpole_core::view::{GhcView, PathView, RunView as View};
+use longpole_core::view::{GhcView, MalView, PathView, RunView as View};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -61,6 +62,20 @@ fn ghc_numbers(g: &GhcView) -> Html {
                 { "no GC" }
             }
             { format!(" · {} events", group(g.events)) }
+        </>
+    }
+}
+
+/// The headline numbers of MAL traces: both paths, executions, threads.
+fn mal_numbers(v: &View, m: &MalView) -> Html {
+    let parallelism = m.core.busy as f64 / m.core.wall.max(1) as f64;
+    html! {
+        <>
+            { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (dataflow) / " }
+            <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
+            { format!(" · {} · {} · {} instructions on {} · {parallelism:.1} busy on average",
+                plural(m.counts.executions, "execution", "executions"), plural(m.counts.queries, "query", "queries"),
+                group(v.counts.run), plural(u64::from(m.core.threads), "thread", "threads")) }
         </>
     }
 }
@@ -123,9 +138,12 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 } else {
                     <Breakdown path={path.clone()} view={v.clone()} />
                 }
+                if let Some(m) = &v.mal {
+                    <LoadChart series={m.series.clone()} window={props.window} />
+                }
                 if !v.differences.is_empty() {
                     <div class="differences">
-                        <h3>{ "Where the blocking chain differs from ya's path" }</h3>
+                        <h3>{ if v.mal.is_some() { "Where the blocking chain differs from the critical path" } else { "Where the blocking chain differs from ya's path" } }</h3>
                         <ul>{ for v.differences.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
                     </div>
                 }
@@ -159,6 +177,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     { "wall " }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
                     if let Some(g) = &v.ghc {
                         { ghc_numbers(g) }
+                    } else if let Some(m) = &v.mal {
+                        { mal_numbers(v, m) }
                     } else {
                         { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
                         <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }

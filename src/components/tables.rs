@@ -1,8 +1,9 @@
 //! The report as tables: ya's `--stat` tables for a build, the GHC tables
-//! for an eventlog; one search filters them all.
+//! for an eventlog, the MAL tables for traces; one search filters them all.
 
 use super::data_table::{count, span, text, time, DataTable, Row, Table};
 use super::ghc_tables::ghc_tables;
+use super::mal_tables::mal_tables;
 use crate::state::Action;
 use longpole_core::dump::duration_label;
 use longpole_core::view::{RunView, TaskRow};
@@ -115,9 +116,10 @@ pub fn Tables(props: &TablesProps) -> Html {
     let v = &props.view;
     let (failed, tests, run) = v.totals;
     let pct = |x: i64| if run == 0 { 100.0 } else { x as f64 * 100.0 / run as f64 };
-    let (placeholder, list) = match &v.ghc {
-        Some(g) => ("Search threads, labels, marks, types  (/)", ghc_tables(v, g)),
-        None => ("Search uid, name or host  (/)", tables(v)),
+    let (placeholder, list) = match (&v.ghc, &v.mal) {
+        (Some(g), _) => ("Search threads, labels, marks, types  (/)", ghc_tables(v, g)),
+        (None, Some(m)) => ("Search statements, operations, threads, queries  (/)", mal_tables(v, m)),
+        (None, None) => ("Search uid, name or host  (/)", tables(v)),
     };
     html! {
         <div class="tables">
@@ -125,7 +127,7 @@ pub fn Tables(props: &TablesProps) -> Html {
                 <input type="search" class="search" placeholder={placeholder} aria-label="Search the tables"
                     data-testid="table-search" {oninput} />
             </div>
-            if v.ghc.is_none() {
+            if v.ghc.is_none() && v.mal.is_none() {
                 <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
                 <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
                     duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>

@@ -375,7 +375,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 if view.ghc.is_none() {
                     <div class="segmented" role="group" aria-label="Path shown">
                         <button class={classes!("button", (!props.chain).then_some("on"))} onclick={toggle.clone()} data-testid="show-critical-path"
-                            title="ya's critical path: the longest sum of durations">{ "ya's critical path" }</button>
+                            title={if view.mal.is_some() { "The plan's critical path: the longest sum of durations through the dataflow" } else { "ya's critical path: the longest sum of durations" }}>
+                            { if view.mal.is_some() { "critical path" } else { "ya's critical path" } }</button>
                         <button class={classes!("button", props.chain.then_some("on"))} onclick={toggle} data-testid="show-blocking-chain"
                             title="What the build waited for: from the task that ended last, back through what became available last">{ "blocking chain" }</button>
                     </div>

@@ -1,11 +1,12 @@
 //! Never panic on input: arbitrary bytes, log-like lines made of real
 //! event names with missing, extra and garbled fields, and corpus eventlogs
-//! with bytes changed and cut short go through every reader (and the
+//! and MAL traces with bytes changed and cut short go through every reader (and the
 //! analyses, views and dumps) without a panic, and give the same result at
 //! any chunk size.
 
 use longpole_core::formats::ghc_eventlog::decode::decode;
 use longpole_core::formats::ghc_eventlog::show::show;
+use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::layout::timeline::TimelineIndex;
@@ -14,15 +15,24 @@ use longpole_core::view::RunView;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
+/// A corpus file's bytes.
+fn corpus(dir: &str, name: &str) -> Vec<u8> {
+    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(dir).join(name))
+        .unwrap()
+}
+
 /// A corpus eventlog's bytes.
 fn eventlog(name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ghc-eventlog").join(name))
-        .unwrap()
+    corpus("ghc-eventlog", name)
 }
 
 fn run(data: &[u8], chunk: usize) -> String {
     match read_bytes("fuzz", data, chunk) {
         Ok(input) => {
+            if let Parsed::MonetdbMal(trace) = &input.parsed {
+                let mut out = String::new();
+                statements(trace, &mut out);
+            }
             if let Parsed::GhcEventlog(log) = &input.parsed {
                 let mut out = String::new();
                 show(log, &mut out);
@@ -85,6 +95,22 @@ proptest! {
             data[i] = byte;
         }
         data.truncate(cut.index(data.len() + 1).max(8));
+        prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
+    }
+
+    #[test]
+    fn damaged_mal_traces_never_panic_and_chunking_does_not_matter(
+        file in prop::sample::select(vec!["distributed/supervisor.json", "stethoscope/q01_Jun2020.json", "stethoscope/q01_Sep2022.json", "stethoscope/input.json", "single_event_formatted.json"]),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}[]\",:0\n x".to_vec())), 0..12),
+        cut in any::<prop::sample::Index>(),
+        chunk in 1usize..5000,
+    ) {
+        let mut data = corpus("monetdb-mal", file);
+        for (at, byte) in edits {
+            let i = at.index(data.len());
+            data[i] = byte;
+        }
+        data.truncate(cut.index(data.len() + 1).max(1));
         prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
     }
 

@@ -190,7 +190,7 @@ impl Replay {
                 continue;
             }
             self.run.counts.event_variables += 1;
-            let name = self.b.sym(trace.str(v.name));
+            let name = self.b.sym(trace.var_name(v));
             if self.variables.insert((exec, name), ()).is_none() {
                 self.run.counts.variables += 1;
             }
@@ -427,7 +427,7 @@ impl Replay {
         }
         let mut seen: Vec<TaskId> = Vec::new();
         for v in trace.vars_of(e).iter().filter(|v| !v.ret && !v.constant) {
-            let Some(name) = self.b.find_sym(trace.str(v.name)) else { continue };
+            let Some(name) = self.b.find_sym(trace.var_name(v)) else { continue };
             if let Some(&p) = self.producer.get(&(exec, name)) {
                 if p != t && !seen.contains(&p) {
                     seen.push(p);
@@ -443,7 +443,7 @@ impl Replay {
             return;
         }
         for v in trace.vars_of(e).iter().filter(|v| v.ret) {
-            let name = self.b.sym(trace.str(v.name));
+            let name = self.b.sym(trace.var_name(v));
             self.producer.insert((exec, name), t);
         }
     }

@@ -13,13 +13,13 @@ use std::fmt;
 #[serde(default)]
 pub struct RawObject<'a> {
     /// `trace` or `heartbeat` (2018 generation only).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub source: Option<Cow<'a, str>>,
     /// The server's UUID (2018, Jun2020).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub session: Option<Cow<'a, str>>,
     /// The client's index (Sep2022).
-    #[serde(borrow, deserialize_with = "text_or_number")]
+    #[serde(borrow, deserialize_with = "text")]
     pub sessionid: Option<Cow<'a, str>>,
     /// Query / plan id.
     #[serde(deserialize_with = "lenient_int")]
@@ -28,10 +28,10 @@ pub struct RawObject<'a> {
     #[serde(deserialize_with = "lenient_int")]
     pub pc: Option<i64>,
     /// `start`, `done`, `pause`, `ping`, `error`.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub state: Option<Cow<'a, str>>,
     /// Sep2022's phase (`mal_engine`, `text_to_sql`...).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub phase: Option<Cow<'a, str>>,
     /// µs since server start (2018, Sep2022) or since the epoch (Jun2020).
     #[serde(deserialize_with = "lenient_int")]
@@ -46,19 +46,19 @@ pub struct RawObject<'a> {
     #[serde(deserialize_with = "lenient_int")]
     pub thread: Option<i64>,
     /// 2018: the enclosing MAL function (`user.s4_1`); later: the instruction.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub function: Option<Cow<'a, str>>,
     /// 2018: the instruction (`join`).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub instruction: Option<Cow<'a, str>>,
     /// Jun2020: the enclosing MAL function.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub program: Option<Cow<'a, str>>,
     /// The instruction's module (`algebra`).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub module: Option<Cow<'a, str>>,
     /// Non-call tokens: `function`, `end`, `barrier`...
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub operator: Option<Cow<'a, str>>,
     /// Duration in µs (on done events, and on every Sep2022 event).
     #[serde(deserialize_with = "lenient_int")]
@@ -70,13 +70,10 @@ pub struct RawObject<'a> {
     #[serde(deserialize_with = "lenient_int")]
     pub size: Option<i64>,
     /// The server's version.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub version: Option<Cow<'a, str>>,
-    /// The full statement (2018).
-    #[serde(borrow)]
-    pub stmt: Option<Cow<'a, str>>,
     /// The short statement (2018).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub short: Option<Cow<'a, str>>,
     /// Program counters this instruction waited for (2018).
     pub prereq: Option<Vec<Lenient>>,
@@ -90,7 +87,7 @@ pub struct RawObject<'a> {
     #[serde(borrow)]
     pub args: Option<Vec<RawVar<'a>>>,
     /// The SQL text (Sep2022 `text_to_sql`).
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub query: Option<Cow<'a, str>>,
     /// Per-core load (heartbeats).
     pub cpuload: Option<Vec<Lenient>>,
@@ -104,10 +101,10 @@ pub struct RawObject<'a> {
 #[serde(default)]
 pub struct RawVar<'a> {
     /// 2018: the variable's name.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub name: Option<Cow<'a, str>>,
     /// Jun2020 and later: the variable's name.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub var: Option<Cow<'a, str>>,
     /// 2018: its position in the instruction.
     #[serde(deserialize_with = "lenient_int")]
@@ -125,7 +122,8 @@ pub struct RawVar<'a> {
     #[serde(rename = "const", deserialize_with = "lenient_int")]
     pub constant: Option<i64>,
     /// A scalar's value.
-    pub value: Option<Scalar>,
+    #[serde(borrow)]
+    pub value: Option<Scalar<'a>>,
     /// 2018: 1 at the variable's end of life; later: the pc of its last use.
     #[serde(deserialize_with = "lenient_int")]
     pub eol: Option<i64>,
@@ -136,22 +134,15 @@ pub struct RawVar<'a> {
     #[serde(deserialize_with = "lenient_int")]
     pub size: Option<i64>,
     /// 2018: `persistent` or `transient`.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "text")]
     pub kind: Option<Cow<'a, str>>,
-}
-
-impl RawVar<'_> {
-    /// The variable's name in whichever field its generation uses.
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref().or(self.var.as_deref())
-    }
 }
 
 /// A JSON value where a scalar is expected, kept as Python would print it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Scalar {
+pub enum Scalar<'a> {
     /// A string.
-    Text(String),
+    Text(Cow<'a, str>),
     /// A number, in Python's `str()` spelling.
     Number(String),
     /// `true` / `false`.
@@ -160,45 +151,49 @@ pub enum Scalar {
     Other(String),
 }
 
-impl Scalar {
+impl Scalar<'_> {
     /// What Python's `str()` prints for the value.
     pub fn python_str(&self) -> Cow<'_, str> {
         match self {
-            Scalar::Text(s) | Scalar::Number(s) | Scalar::Other(s) => Cow::Borrowed(s),
+            Scalar::Text(s) => Cow::Borrowed(s),
+            Scalar::Number(s) | Scalar::Other(s) => Cow::Borrowed(s),
             Scalar::Bool(true) => Cow::Borrowed("True"),
             Scalar::Bool(false) => Cow::Borrowed("False"),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Scalar {
+impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Scalar;
+            type Value = Scalar<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a value")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Scalar, E> {
-                Ok(Scalar::Text(v.to_owned()))
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Text(Cow::Borrowed(v)))
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Scalar, E> {
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Scalar<'de>, E> {
                 Ok(Scalar::Number(v.to_string()))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Scalar, E> {
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Scalar<'de>, E> {
                 Ok(Scalar::Number(v.to_string()))
             }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Scalar, E> {
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Scalar<'de>, E> {
                 Ok(Scalar::Number(python_float(v)))
             }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Scalar, E> {
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Scalar<'de>, E> {
                 Ok(Scalar::Bool(v))
             }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Scalar, A::Error> {
+            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Scalar<'de>, A::Error> {
                 let v = serde_json::Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
                 Ok(Scalar::Other(v.to_string()))
             }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Scalar, A::Error> {
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
                 let v = serde_json::Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
                 Ok(Scalar::Other(v.to_string()))
             }
@@ -322,8 +317,9 @@ fn lenient_int<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error>
     d.deserialize_any(V)
 }
 
-/// A text field that some generations write as a number (`sessionid`).
-fn text_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+/// A text field, borrowed from the input when it has no escapes; some
+/// generations write a number where text is expected (`sessionid`).
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
     struct V;
     impl<'de> Visitor<'de> for V {
         type Value = Option<Cow<'de, str>>;

@@ -52,7 +52,7 @@ pub mod statement;
 mod trace;
 
 pub use reader::query_from_short;
-pub use trace::{Generation, Heartbeat, MalEvent, MalTrace, State, VarUse};
+pub use trace::{Generation, Heartbeat, MalEvent, MalTrace, State, VarName, VarUse};
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 use objects::{ObjectSplitter, Piece};

@@ -75,6 +75,11 @@ impl ObjectSplitter {
         self.scan(&line[first..], end, out);
     }
 
+    /// Whether an object is open (started on an earlier line).
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
     /// Ends the stream: an object still open was cut off.
     pub fn finish(&mut self, end: u64) -> Option<Piece> {
         let (line, start) = self.open?;
@@ -88,17 +93,31 @@ impl ObjectSplitter {
 
     fn scan(&mut self, bytes: &[u8], end: u64, out: &mut Vec<Piece>) {
         let Some((open_line, start)) = self.open else { return };
-        for (i, &b) in bytes.iter().enumerate() {
+        let mut i = 0;
+        while i < bytes.len() {
             if self.in_string {
                 if self.escaped {
                     self.escaped = false;
-                } else if b == b'\\' {
-                    self.escaped = true;
-                } else if b == b'"' {
-                    self.in_string = false;
+                    i += 1;
+                    continue;
                 }
-                continue;
+                // Jump to the string's next quote or backslash.
+                match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                    Some(j) => {
+                        i += j;
+                        if bytes[i] == b'"' {
+                            self.in_string = false;
+                        } else {
+                            self.escaped = true;
+                        }
+                        i += 1;
+                        continue;
+                    }
+                    None => return,
+                }
             }
+            let b = bytes[i];
+            i += 1;
             match b {
                 b'"' => self.in_string = true,
                 b'{' | b'[' => self.depth += 1,
@@ -115,7 +134,7 @@ impl ObjectSplitter {
                     }
                     self.depth -= 1;
                     if self.depth == 0 {
-                        let rest = &bytes[i + 1..];
+                        let rest = &bytes[i..];
                         if rest.iter().all(u8::is_ascii_whitespace) {
                             out.push(Piece::Object { start, end: end - rest.len() as u64, line: open_line });
                         } else {

@@ -2,11 +2,12 @@
 
 use super::json::{RawObject, RawVar};
 use super::objects::{ObjectSplitter, Piece};
-use super::trace::{Generation, Heartbeat, MalEvent, MalTrace, State, VarUse};
+use super::trace::{Generation, Heartbeat, MalEvent, MalTrace, State, VarName, VarUse};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use crate::formats::{FormatReader, Parsed, ReadCounts};
 use crate::lines::LineSplitter;
+use std::borrow::Cow;
 
 /// The format's title in errors.
 const TITLE: &str = "MonetDB MAL trace";
@@ -15,7 +16,13 @@ const TITLE: &str = "MonetDB MAL trace";
 #[derive(Default)]
 pub struct Reader {
     lines: LineSplitter,
-    objects: ObjectSplitter,
+    objects: Objects,
+}
+
+/// Lines to objects to events.
+#[derive(Default)]
+struct Objects {
+    splitter: ObjectSplitter,
     trace: MalTrace,
     /// Offset of the next line's first byte.
     offset: u64,
@@ -25,8 +32,9 @@ pub struct Reader {
 
 impl FormatReader for Reader {
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
+        let raw = &mut self.objects.trace.raw;
         if let Some(at) = memchr::memchr(0, chunk) {
-            let pos = self.trace.raw.len() + at;
+            let pos = raw.len() + at;
             return Err(FormatError::new(
                 TITLE,
                 Position::Byte(pos as u64),
@@ -34,49 +42,68 @@ impl FormatReader for Reader {
                 &chunk[at..],
             ));
         }
-        self.trace.raw.extend_from_slice(chunk);
-        let Reader { lines, objects, offset, pieces, .. } = self;
+        raw.extend_from_slice(chunk);
+        let Reader { lines, objects } = self;
         lines
             .feed::<()>(chunk, |no, line| {
-                objects.line(no, *offset, line, pieces);
-                *offset += line.len() as u64 + 1;
+                objects.line(no, line, 1, diags);
                 Ok(())
             })
             .ok();
-        self.take_pieces(diags);
         Ok(())
     }
 
     fn end_of_input(&mut self, diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let Reader { lines, objects, offset, pieces, .. } = self;
+        let Reader { lines, objects } = self;
         lines
             .finish::<()>(|no, line| {
-                objects.line(no, *offset, line, pieces);
-                *offset += line.len() as u64;
+                objects.line(no, line, 0, diags);
                 Ok(())
             })
             .ok();
-        let end = self.trace.raw.len() as u64;
-        self.pieces.extend(self.objects.finish(end));
-        self.take_pieces(diags);
+        let end = objects.trace.raw.len() as u64;
+        objects.pieces.extend(objects.splitter.finish(end));
+        objects.take_pieces(diags);
         Ok(())
     }
 
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
         // A no-op when the ingest already called it.
         self.end_of_input(diags)?;
-        if self.trace.events.is_empty() && self.trace.heartbeats.is_empty() {
+        let trace = &mut self.objects.trace;
+        if trace.events.is_empty() && trace.heartbeats.is_empty() {
             diags.report(Severity::Warning, "mal.empty", Position::Whole, "the trace has no profiler events");
         }
-        Ok(Parsed::MonetdbMal(Box::new(std::mem::take(&mut self.trace))))
+        Ok(Parsed::MonetdbMal(Box::new(std::mem::take(trace))))
     }
 
     fn counts(&self) -> ReadCounts {
-        ReadCounts { lines: self.lines.lines(), events: (self.trace.events.len() + self.trace.heartbeats.len()) as u64 }
+        let trace = &self.objects.trace;
+        ReadCounts { lines: self.lines.lines(), events: (trace.events.len() + trace.heartbeats.len()) as u64 }
     }
 }
 
-impl Reader {
+impl Objects {
+    /// One line (`newline` is 1 when a newline follows it). A whole object on
+    /// its own line, the server's way, is parsed straight away; anything else
+    /// goes through the [`ObjectSplitter`].
+    fn line(&mut self, no: u64, line: &[u8], newline: u64, diags: &mut Diagnostics) {
+        let start = self.offset;
+        self.offset += line.len() as u64 + newline;
+        if !self.splitter.is_open() && line.first() == Some(&b'{') && line.trim_ascii_end().last() == Some(&b'}') {
+            if let Ok(text) = std::str::from_utf8(line) {
+                if let Ok(o) = serde_json::from_str::<RawObject>(text) {
+                    let end = start + line.trim_ascii_end().len() as u64;
+                    return self.object(o, no, start..end, line.as_ptr() as usize, diags);
+                }
+            }
+        }
+        self.splitter.line(no, start, line, &mut self.pieces);
+        if !self.pieces.is_empty() {
+            self.take_pieces(diags);
+        }
+    }
+
     fn take_pieces(&mut self, diags: &mut Diagnostics) {
         let raw = std::mem::take(&mut self.trace.raw);
         for piece in std::mem::take(&mut self.pieces) {
@@ -86,10 +113,7 @@ impl Reader {
                 Piece::Object { start, end, line } => {
                     let text = &raw[start as usize..end as usize];
                     match serde_json::from_slice::<RawObject>(text) {
-                        Ok(o) => {
-                            let text_range = start..end;
-                            self.object(o, line, text_range, diags)
-                        }
+                        Ok(o) => self.object(o, line, start..end, text.as_ptr() as usize, diags),
                         Err(e) => {
                             let reason = format!("not valid JSON ({e})");
                             self.reject(line, &reason, diags)
@@ -111,7 +135,16 @@ impl Reader {
         );
     }
 
-    fn object(&mut self, o: RawObject<'_>, line: u64, bytes: std::ops::Range<u64>, diags: &mut Diagnostics) {
+    /// One parsed object whose text starts at stream offset `bytes.start`
+    /// and at address `base` (for names borrowed from the text).
+    fn object(
+        &mut self,
+        o: RawObject<'_>,
+        line: u64,
+        bytes: std::ops::Range<u64>,
+        base: usize,
+        diags: &mut Diagnostics,
+    ) {
         let source = o.source.as_deref();
         let heartbeat = source == Some("heartbeat")
             || (source.is_none() && o.pc.is_none() && (o.state.as_deref() == Some("ping") || o.cpuload.is_some()));
@@ -197,15 +230,21 @@ impl Reader {
         };
         let version = o.version.as_deref().map(|v| strings.intern(v));
         let vars_from = self.trace.vars.len() as u32;
+        // Values are needed only to pair remote plans and to find the SQL text.
+        let keep_values =
+            matches!((module_text, instruction_text), ("remote", "register_supervisor") | ("querylog", "define"));
         let var = |v: &RawVar, ret: bool, strings: &mut crate::intern::Interner| -> Option<VarUse> {
-            let name = strings.intern(v.name()?);
+            let name = match v.name.as_ref().or(v.var.as_ref())? {
+                Cow::Borrowed(n) => VarName::Raw(bytes.start + (n.as_ptr() as usize - base) as u64, n.len() as u32),
+                Cow::Owned(n) => VarName::Interned(strings.intern(n)),
+            };
             Some(VarUse {
                 name,
                 index: v.index.or(v.ret).or(v.arg),
                 ret,
                 constant: v.constant == Some(1),
                 eol: v.eol == Some(1),
-                value: v.value.as_ref().map(|s| strings.intern(&s.python_str())),
+                value: v.value.as_ref().filter(|_| keep_values).map(|s| strings.intern(&s.python_str())),
             })
         };
         let mut unnamed = false;

@@ -11,13 +11,20 @@
 //! (`null`).
 
 use super::json::RawObject;
+use serde::Deserialize;
+
+/// The statement a 2018 event carries.
+#[derive(Deserialize)]
+struct Stmt {
+    stmt: Option<String>,
+}
 
 /// The statement of one profiler object's text; `None` where stethoscope
 /// prints `null` (SQL phases), or for text that is not an object.
 pub fn statement(text: &[u8]) -> Option<String> {
     let o: RawObject = serde_json::from_slice(text).ok()?;
-    if let Some(stmt) = &o.stmt {
-        return Some(stmt.to_string());
+    if let Ok(Stmt { stmt: Some(stmt) }) = serde_json::from_slice::<Stmt>(text) {
+        return Some(stmt);
     }
     let sep2022 = o.phase.is_some() || o.sessionid.is_some();
     if sep2022 && o.phase.as_deref() != Some("mal_engine") {

@@ -42,11 +42,20 @@ pub enum State {
     Other,
 }
 
+/// Where a variable's name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarName {
+    /// In the trace's bytes, as written (no escapes): offset and length.
+    Raw(u64, u32),
+    /// A symbol of [`MalTrace::strings`] (a name written with escapes).
+    Interned(u32),
+}
+
 /// One variable an event names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VarUse {
-    /// Its name (a symbol of [`MalTrace::strings`]).
-    pub name: u32,
+    /// Its name.
+    pub name: VarName,
     /// Its position in the instruction (`index`, or `ret`/`arg`).
     pub index: Option<i64>,
     /// A returned variable (else an argument).
@@ -55,7 +64,8 @@ pub struct VarUse {
     pub constant: bool,
     /// 2018: `eol` is 1.
     pub eol: bool,
-    /// Its value as Python prints it, for scalars.
+    /// Its value as Python prints it, kept for `remote.register_supervisor`
+    /// and `querylog.define` (the rest stays in the trace's bytes).
     pub value: Option<u32>,
 }
 
@@ -162,6 +172,18 @@ impl MalTrace {
     /// The variables event `e` names.
     pub fn vars_of(&self, e: &MalEvent) -> &[VarUse] {
         &self.vars[e.vars.start as usize..e.vars.end as usize]
+    }
+
+    /// The name of variable `v`.
+    pub fn var_name(&self, v: &VarUse) -> &str {
+        match v.name {
+            VarName::Raw(at, len) => self
+                .raw
+                .get(at as usize..at as usize + len as usize)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or(""),
+            VarName::Interned(s) => self.str(s),
+        }
     }
 
     /// The prerequisite pcs of event `e`.
