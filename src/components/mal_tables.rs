@@ -3,7 +3,7 @@
 //! threads' use and the idle stretches.
 
 use super::data_table::{count, span, text, time, Row, Table};
-use super::tables::{by_type_table, task_rows};
+use super::tables::{by_type_table, path_tables, task_rows};
 use longpole_core::analysis::mal::OpStats;
 use longpole_core::view::{MalView, RunView};
 
@@ -31,19 +31,8 @@ pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
     let task_headers = vec!["duration", "module", "uid", "statement", "thread", "started", "finished"];
     let op_headers = vec!["operation", "count", "total", "mean", "median", "p90", "p99", "max"];
-    vec![
-        Table {
-            id: "critical-path",
-            title: "Critical path (dataflow)",
-            headers: task_headers.clone(),
-            rows: task_rows(&v.critical_path.steps, origin, false),
-        },
-        Table {
-            id: "blocking-chain",
-            title: "Blocking chain",
-            headers: task_headers.clone(),
-            rows: task_rows(&v.blocking_chain.steps, origin, false),
-        },
+    let mut list = Vec::from(path_tables(v, "Critical path (dataflow)", &task_headers));
+    list.extend([
         Table {
             id: "executions",
             title: "Executions",
@@ -132,5 +121,6 @@ pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
             headers: task_headers,
             rows: task_rows(&v.longest, origin, false),
         },
-    ]
+    ]);
+    list
 }

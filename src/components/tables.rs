@@ -31,22 +31,30 @@ pub(super) fn task_rows(rows: &[TaskRow], origin: i64, with_size: bool) -> Vec<R
         .collect()
 }
 
-fn tables(v: &RunView) -> Vec<Table> {
+/// The critical path's and the blocking chain's tables.
+pub(super) fn path_tables(v: &RunView, path_title: &'static str, headers: &[&'static str]) -> [Table; 2] {
     let origin = v.window.map_or(0, |w| w.0);
-    let task_headers = vec!["duration", "type", "uid", "name", "host", "started", "finished"];
-    vec![
+    [
         Table {
             id: "critical-path",
-            title: "Critical path (ya)",
-            headers: task_headers.clone(),
+            title: path_title,
+            headers: headers.to_vec(),
             rows: task_rows(&v.critical_path.steps, origin, false),
         },
         Table {
             id: "blocking-chain",
             title: "Blocking chain",
-            headers: task_headers.clone(),
+            headers: headers.to_vec(),
             rows: task_rows(&v.blocking_chain.steps, origin, false),
         },
+    ]
+}
+
+fn tables(v: &RunView) -> Vec<Table> {
+    let origin = v.window.map_or(0, |w| w.0);
+    let task_headers = vec!["duration", "type", "uid", "name", "host", "started", "finished"];
+    let mut list = Vec::from(path_tables(v, "Critical path (ya)", &task_headers));
+    list.extend([
         Table {
             id: "longest",
             title: "Longest tasks",
@@ -70,7 +78,8 @@ fn tables(v: &RunView) -> Vec<Table> {
                 .map(|(s, t)| Row { cells: vec![text(s), span(*t)], task: None, haystack: s.clone() })
                 .collect(),
         },
-    ]
+    ]);
+    list
 }
 
 /// The time per task type (or kind) table: count, total and average.
