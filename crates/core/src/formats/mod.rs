@@ -6,6 +6,7 @@
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
 pub mod distbuild;
+pub mod evobench;
 pub mod ghc_eventlog;
 pub mod ya_evlog;
 pub mod ya_graph;
@@ -26,6 +27,8 @@ pub enum FormatId {
     YaEvlog,
     /// A GHC runtime's binary eventlog.
     GhcEventlog,
+    /// An evobench benchmark log (NDJSON of probe timings).
+    Evobench,
 }
 
 impl FormatId {
@@ -36,6 +39,7 @@ impl FormatId {
             FormatId::YaGraph => "ya-graph",
             FormatId::YaEvlog => "ya-evlog",
             FormatId::GhcEventlog => "ghc-eventlog",
+            FormatId::Evobench => "evobench",
         }
     }
 
@@ -46,6 +50,7 @@ impl FormatId {
             FormatId::YaGraph => "ya build graph",
             FormatId::YaEvlog => "ya event log",
             FormatId::GhcEventlog => "GHC eventlog",
+            FormatId::Evobench => "evobench log",
         }
     }
 }
@@ -72,6 +77,22 @@ pub struct SniffInput<'a> {
     pub name: &'a str,
 }
 
+impl SniffInput<'_> {
+    /// Whether the input starts with `magic`: yes, no, or need more bytes.
+    pub fn starts_with(&self, magic: &[u8]) -> Sniff {
+        let n = self.head.len().min(magic.len());
+        if self.head[..n] != magic[..n] {
+            Sniff::No
+        } else if n == magic.len() {
+            Sniff::Yes
+        } else if self.at_eof {
+            Sniff::No
+        } else {
+            Sniff::NeedMore
+        }
+    }
+}
+
 /// The most bytes any sniffer is shown; past this, [`Sniff::NeedMore`] means no.
 pub const SNIFF_LIMIT: usize = 64 * 1024;
 
@@ -95,6 +116,8 @@ pub enum Parsed {
     YaEvlog(ya_evlog::Evlog),
     /// A GHC eventlog, every byte of it.
     GhcEventlog(ghc_eventlog::Eventlog),
+    /// An evobench log's call tree, samples and spans.
+    Evobench(Box<evobench::Log>),
 }
 
 impl Parsed {
@@ -105,6 +128,7 @@ impl Parsed {
             Parsed::YaGraph(_) => FormatId::YaGraph,
             Parsed::YaEvlog(_) => FormatId::YaEvlog,
             Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
+            Parsed::Evobench(_) => FormatId::Evobench,
         }
     }
 
@@ -113,7 +137,7 @@ impl Parsed {
     pub fn write_back(&self) -> Option<Vec<u8>> {
         match self {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
-            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) => None,
+            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
         }
     }
 }
@@ -141,6 +165,7 @@ pub trait FormatReader {
 /// Every format, in detection priority order.
 pub static REGISTRY: &[&dyn Format] = &[
     &distbuild::DistbuildFormat,
+    &evobench::EvobenchFormat,
     &ya_graph::YaGraphFormat,
     &ya_evlog::YaEvlogFormat,
     &ghc_eventlog::GhcEventlogFormat,

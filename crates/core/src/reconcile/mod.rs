@@ -6,6 +6,7 @@
 //! distributed query) and turned into the common [`Model`].
 
 mod distbuild;
+pub mod evobench;
 pub mod ghc_eventlog;
 mod ya_evlog;
 
@@ -60,6 +61,8 @@ pub enum Detail {
     Ya,
     /// A GHC program's events, collections, heap and threads.
     Ghc(Box<ghc_eventlog::GhcRun>),
+    /// An evobench run's call tree and statistics.
+    Evobench(Box<evobench::EvobenchRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -82,12 +85,14 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut logs = Vec::new();
     let mut graphs = Vec::new();
     let mut programs = Vec::new();
+    let mut benchmarks = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
             Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
             Parsed::YaGraph(graph) => graphs.push((i, graph)),
             Parsed::GhcEventlog(log) => programs.push((i, log)),
+            Parsed::Evobench(log) => benchmarks.push((i, log)),
         }
         infos.push(info);
     }
@@ -132,6 +137,15 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             inputs: vec![i],
             model,
             detail: Detail::Ghc(Box::new(run)),
+        });
+    }
+    for (i, log) in benchmarks {
+        let (model, run) = evobench::reconcile(*log);
+        datasets.push(Dataset {
+            format: FormatId::Evobench,
+            inputs: vec![i],
+            model,
+            detail: Detail::Evobench(Box::new(run)),
         });
     }
     for d in &datasets {

@@ -14,8 +14,10 @@ use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
 mod ghc;
+mod program;
 
-pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, LONGEST, MARKS};
+pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
+pub use program::LONGEST;
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,6 +216,7 @@ impl RunView {
         match &d.detail {
             Detail::Ya => RunView::of_ya(&d.model, d.format, index),
             Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
+            Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
         }
     }
 
@@ -226,11 +229,6 @@ impl RunView {
         let differences = r.differences();
         let s = &r.stat.stages;
         RunView {
-            format,
-            lanes: model.lanes().iter().map(|l| l.name.clone()).collect(),
-            rows_per_lane: index.rows_per_lane(),
-            kinds: model.kinds().iter().map(|k| KindView { name: k.name.clone(), color: k.color.clone() }).collect(),
-            window: model.window(),
             counts: TaskCounts {
                 run: count(Role::Work),
                 copy: count(Role::Transfer),
@@ -259,7 +257,7 @@ impl RunView {
             ],
             cache_line,
             totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
-            ghc: None,
+            ..RunView::of_program(model, format, index)
         }
     }
 }
