@@ -7,7 +7,7 @@
 //! "stdev", "median", "p90", "p99"} | null}]}}` (`null` on rows that only
 //! count, i.e. KeyValue rows); `path` is the evaluator's key, prefix included.
 
-use crate::analysis::evobench::{summary, Change, Field, PathMode, Row, Stats, SummaryRow};
+use crate::analysis::evobench::{compare, summary, Change, Field, PathMode, Row, Stats, SummaryRow};
 use crate::dump::duration_label;
 use crate::formats::evobench::TimingKind;
 use crate::model::Nanos;
@@ -156,4 +156,17 @@ pub fn analysis_summary(analysis: &Analysis, field: Field) -> Option<(usize, Vec
     let runs = runs(analysis);
     let tables: Vec<_> = runs.iter().map(|r| &r.table).collect();
     (tables.len() > 1).then(|| (tables.len(), summary(&tables, field)))
+}
+
+/// The comparison of an analysis's evobench runs `b` against runs `a`
+/// (indices among its evobench runs, in input order).
+pub fn analysis_comparison(
+    analysis: &Analysis,
+    a: &[usize],
+    b: &[usize],
+    kind: TimingKind,
+    field: Field,
+) -> Vec<Change> {
+    let tables: Vec<_> = runs(analysis).into_iter().map(|r| &r.table).collect();
+    compare(&tables, a, b, kind, field)
 }

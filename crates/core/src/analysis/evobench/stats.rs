@@ -78,16 +78,30 @@ fn float_variance(values: &[Weighted], sum: u128, count: u64) -> f64 {
     values.iter().map(|w| (w.value as f64 - mean).powi(2) * f64::from(w.weight)).sum::<f64>() / count as f64
 }
 
-/// The value at `index` of the weight-expanded sorted values.
-fn at(sorted: &[Weighted], index: u64) -> u64 {
-    let mut seen = 0u64;
-    for w in sorted {
-        seen += u64::from(w.weight);
-        if index < seen {
-            return w.value;
-        }
+/// Sorted weighted values, indexed as if each were repeated `weight` times.
+struct Expanded<'a> {
+    sorted: &'a [Weighted],
+    /// Σ weights up to and including each value.
+    ends: Vec<u64>,
+}
+
+impl<'a> Expanded<'a> {
+    fn new(sorted: &'a [Weighted]) -> Self {
+        let ends = sorted
+            .iter()
+            .scan(0u64, |seen, w| {
+                *seen += u64::from(w.weight);
+                Some(*seen)
+            })
+            .collect();
+        Expanded { sorted, ends }
     }
-    sorted.last().map_or(0, |w| w.value)
+
+    /// The value at `index` of the weight-expanded values.
+    fn at(&self, index: u64) -> u64 {
+        let i = self.ends.partition_point(|&end| end <= index);
+        self.sorted.get(i).or(self.sorted.last()).map_or(0, |w| w.value)
+    }
 }
 
 impl Stats {
@@ -110,16 +124,17 @@ impl Stats {
             None => float_variance(values, sum, count),
         };
         let stdev = (variance.sqrt() + 0.5) as u64;
+        let expanded = Expanded::new(values);
+        let at = |i| expanded.at(i);
         let median = if count % 2 == 0 {
-            let (a, b) = (at(values, count / 2 - 1), at(values, count / 2));
+            let (a, b) = (at(count / 2 - 1), at(count / 2));
             (u128::from(a) + u128::from(b)).div_ceil(2) as u64
         } else {
-            at(values, count / 2)
+            at(count / 2)
         };
         let distances = (count - 1) as f64;
-        let percentiles = (0..PERCENTILES)
-            .map(|i| at(values, (i as f64 / (PERCENTILES - 1) as f64 * distances + 0.5) as u64))
-            .collect();
+        let percentiles =
+            (0..PERCENTILES).map(|i| at((i as f64 / (PERCENTILES - 1) as f64 * distances + 0.5) as u64)).collect();
         Some(Stats {
             count,
             sum: u64::try_from(sum).unwrap_or(u64::MAX),

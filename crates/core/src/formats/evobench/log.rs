@@ -48,6 +48,21 @@ impl TimingKind {
     }
 }
 
+impl std::str::FromStr for TimingKind {
+    type Err = String;
+
+    /// `real`, `cpu`, `sys` or `ctx` (or the names with units, `real_ns` …).
+    fn from_str(s: &str) -> Result<TimingKind, String> {
+        match s {
+            "real" | "real_ns" => Ok(TimingKind::Real),
+            "cpu" | "cpu_us" => Ok(TimingKind::Cpu),
+            "sys" | "sys_us" => Ok(TimingKind::Sys),
+            "ctx" | "ctx_switches" => Ok(TimingKind::CtxSwitches),
+            _ => Err(format!("unknown timing kind {s:?}: real, cpu, sys or ctx")),
+        }
+    }
+}
+
 /// The `Start` record (line 1).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartInfo {
