@@ -13,7 +13,7 @@
 //! `longpole_bench::RUNS` times in fresh processes; the fastest run is
 //! reported. Prints a Markdown table for the README.
 
-use longpole_bench::{data_dir, ingest_file, peak_rss, Bench};
+use longpole_bench::{data_dir, ingest_file, peak_rss, rate, Bench};
 use longpole_core::formats::ghc_eventlog::{write, Eventlog};
 use longpole_core::formats::Parsed;
 use longpole_core::layout::timeline::TimelineIndex;
@@ -83,7 +83,7 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
 fn row(f: &[f64]) -> String {
     let [bytes, events, read, write, model, rss, _] = f[..7] else { return String::new() };
     let mb = bytes / 1e6;
-    let rate = |s: f64| format!("{:.0} MB/s ({:.0} ms)", mb / s, s * 1000.0);
+    let rate = |s: f64| rate(mb, s);
     format!(
         "| {mb:.0} MB | {:.1} M | {} | {} | {} | {:.0} ms | {:.0} MB |",
         events / 1e6,

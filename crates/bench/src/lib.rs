@@ -66,6 +66,11 @@ pub fn best_of(path: &Path, key: usize) -> Result<Vec<f64>, String> {
     best.ok_or_else(|| "no run".to_owned())
 }
 
+/// A throughput cell: `mb` megabytes in `secs` seconds, as `332 MB/s (603 ms)`.
+pub fn rate(mb: f64, secs: f64) -> String {
+    format!("{:.0} MB/s ({:.0} ms)", mb / secs, secs * 1000.0)
+}
+
 /// Any error of a benchmark.
 pub type BenchError = Box<dyn std::error::Error>;
 

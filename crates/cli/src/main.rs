@@ -4,10 +4,13 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use longpole_core::analysis::evobench::Field;
+use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
-use longpole_core::{reconcile, report, Ingest, Input};
+use longpole_core::report::evobench;
+use longpole_core::{export, reconcile, report, Ingest, Input};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -38,6 +41,31 @@ enum Command {
         /// Output as text or JSON.
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
+        /// evobench: runs of a second group, compared against the FILES
+        /// (change per path, 95 % interval, Welch's t-test).
+        #[arg(long, num_args = 1..)]
+        group_b: Vec<PathBuf>,
+        /// evobench: the per-run statistic runs are compared on (mean,
+        /// median, sum, count, stdev, p90 …).
+        #[arg(long, default_value = "mean")]
+        field: Field,
+        /// evobench: the timing kind runs are compared on (real, cpu, sys, ctx).
+        #[arg(long, default_value = "real")]
+        kind: TimingKind,
+    },
+    /// Write an evobench log's statistics or flame graph to a file.
+    Export {
+        /// The evobench log.
+        file: PathBuf,
+        /// What to write.
+        #[arg(long, value_enum)]
+        what: Export,
+        /// For `folded`: the timing kind (real, cpu, sys, ctx).
+        #[arg(long, default_value = "real")]
+        kind: TimingKind,
+        /// Where to write.
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Print the reconciled tasks, one per line.
     Dump {
@@ -61,6 +89,16 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Export {
+    /// Folded stacks of self times, for inferno or FlameGraph.
+    Folded,
+    /// Every timing kind's statistics as CSV.
+    Csv,
+    /// The evaluator's workbook, one sheet per timing kind.
+    Xlsx,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -94,13 +132,47 @@ fn emit(text: &str) -> Result<()> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Analyze { files, graph, format } => {
-            let inputs = files.iter().chain(&graph).map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+        Command::Analyze { files, graph, format, group_b, field, kind } => {
+            let inputs = files.iter().chain(&group_b).chain(&graph).map(|f| read(f)).collect::<Result<Vec<_>>>()?;
             let analysis = reconcile(inputs);
+            let comparison = if group_b.is_empty() {
+                None
+            } else {
+                let runs = evobench::runs(&analysis).len();
+                if runs != files.len() + group_b.len() {
+                    bail!("--group-b compares evobench logs: {runs} of the {} files are", files.len() + group_b.len());
+                }
+                let (a, b): (Vec<usize>, Vec<usize>) = ((0..files.len()).collect(), (files.len()..runs).collect());
+                Some(evobench::analysis_comparison(&analysis, &a, &b, kind, field))
+            };
             match format {
-                OutputFormat::Text => emit(&report::analysis_text(&analysis))?,
-                OutputFormat::Json => emit(&(serde_json::to_string_pretty(&report::analysis_json(&analysis))? + "\n"))?,
+                OutputFormat::Text => {
+                    let mut text = report::analysis_text(&analysis);
+                    if let Some(c) = &comparison {
+                        text.push_str(&evobench::comparison_text(kind, field, c));
+                    }
+                    emit(&text)?
+                }
+                OutputFormat::Json => {
+                    let mut json = report::analysis_json(&analysis);
+                    if let Some(c) = &comparison {
+                        json["evobench_comparison"] = evobench::comparison_json(kind, field, c);
+                    }
+                    emit(&(serde_json::to_string_pretty(&json)? + "\n"))?
+                }
             }
+        }
+        Command::Export { file, what, kind, output } => {
+            let analysis = reconcile(vec![read(&file)?]);
+            let Some(run) = evobench::runs(&analysis).into_iter().next() else {
+                bail!("{} is a {}, not an evobench log", file.display(), analysis.inputs[0].format.title());
+            };
+            let bytes = match what {
+                Export::Folded => export::evobench::folded(&run.flame(), kind).into_bytes(),
+                Export::Csv => export::evobench::statistics_csv(&run.table).into_bytes(),
+                Export::Xlsx => export::evobench::statistics_xlsx(&run.table),
+            };
+            std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
         Command::Dump { files, mal_statements: true, .. } => {
             for f in &files {

@@ -153,3 +153,90 @@ fn analyze_json_counts_an_eventlog_s_events_by_type() {
     assert_eq!(by_type.values().map(|n| n.as_u64().unwrap()).sum::<u64>(), 718);
     assert_eq!(v["diagnostics"][0]["code"], "ghc-eventlog.truncated");
 }
+
+#[test]
+fn analyze_json_follows_the_evobench_contract() {
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["analyze", "--format", "json"])
+        .arg(corpus("evobench/generated-current-format/evobench.log.zstd"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "evobench");
+    assert_eq!(v["evobench"]["runs"], 1);
+    let paths = v["evobench"]["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 574);
+    assert_eq!(
+        paths[1],
+        serde_json::json!({"mode": "probe", "path": "fib|fib", "count": 535900000, "real_ns": {
+            "sum": 1607150500000u64, "mean": 2999, "stdev": 8743, "median": 1392, "p90": 3495, "p99": 37416}})
+    );
+    let kv = paths.iter().find(|p| p["path"] == "A:thread > main|main > sum_of_fibs|all > sum_of_fibs n=0").unwrap();
+    assert_eq!(kv["mode"], "A");
+    assert_eq!(kv["real_ns"], serde_json::Value::Null);
+}
+
+#[test]
+fn analyze_compares_two_groups_of_evobench_runs() {
+    let (old, current) =
+        (corpus("evobench/bench-v1-sum_of_fibs.log"), corpus("evobench/generated-current-format/evobench.log.zstd"));
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["analyze", "--format", "json"])
+        .args([&old, &old])
+        .arg("--group-b")
+        .args([&current, &current])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["evobench_summary"]["runs"], 4);
+    let changes = v["evobench_comparison"]["changes"].as_array().unwrap();
+    assert_eq!(changes[0]["path"], "-");
+    assert!(changes.iter().all(|c| c["a"]["runs"] == 2 && c["b"]["runs"] == 2));
+    let text = Command::cargo_bin("longpole")
+        .unwrap()
+        .arg("analyze")
+        .arg(&old)
+        .arg("--group-b")
+        .arg(&current)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("Group B against group A, mean of real time"), "{text}");
+}
+
+#[test]
+fn export_writes_folded_stacks_csv_and_a_workbook() {
+    let dir = std::env::temp_dir().join(format!("longpole-cli-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = corpus("evobench/bench-v1-sum_of_fibs.log");
+    for (what, file) in [("folded", "out.folded"), ("csv", "out.csv"), ("xlsx", "out.xlsx")] {
+        let out = Command::cargo_bin("longpole")
+            .unwrap()
+            .args(["export", "--what", what, "-o"])
+            .arg(dir.join(file))
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let folded = std::fs::read_to_string(dir.join("out.folded")).unwrap();
+    assert!(folded.starts_with("thread "), "{folded}");
+    assert!(folded.contains("\nthread;main|main;sum_of_fibs n=0;main|sum_of_fibs 12895\n"), "{folded}");
+    let csv = std::fs::read_to_string(dir.join("out.csv")).unwrap();
+    assert!(csv.starts_with("kind,mode,path,count,sum,mean,stdev,median,p0,p1,"));
+    assert_eq!(csv.lines().count(), 1 + 4 * 492);
+    assert_eq!(&std::fs::read(dir.join("out.xlsx")).unwrap()[..2], b"PK");
+    let err = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["export", "--what", "csv", "-o"])
+        .arg(dir.join("x.csv"))
+        .arg(corpus("distbuild/edge.log"))
+        .output()
+        .unwrap();
+    assert!(!err.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,9 +1,12 @@
 //! Never panic on input: arbitrary bytes, log-like lines made of real
-//! event names with missing, extra and garbled fields, and corpus eventlogs
-//! and MAL traces with bytes changed and cut short go through every reader (and the
-//! analyses, views and dumps) without a panic, and give the same result at
-//! any chunk size.
+//! event names with missing, extra and garbled fields, and corpus eventlogs,
+//! MAL traces and evobench logs with bytes changed (evobench lines also
+//! swapped) and cut short go through every reader (and the analyses, views,
+//! exports and dumps) without a panic, and give the same result at any
+//! chunk size.
 
+use longpole_core::analysis::evobench::{compare, Field};
+use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::decode::decode;
 use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
@@ -41,12 +44,24 @@ fn run(data: &[u8], chunk: usize) -> String {
                 }
             }
             let analysis = longpole_core::reconcile(vec![input]);
+            let mut exports = String::new();
+            for run in longpole_core::report::evobench::runs(&analysis) {
+                let flame = run.flame();
+                for kind in TimingKind::ALL {
+                    exports += &longpole_core::export::evobench::folded(&flame, kind);
+                    let _ = flame.hottest_path(kind);
+                }
+                exports += &longpole_core::export::evobench::statistics_csv(&run.table);
+                let _ = longpole_core::export::evobench::statistics_xlsx(&run.table);
+                let tables = [&run.table, &run.table];
+                let _ = compare(&tables, &[0], &[1], TimingKind::Real, Field::Median);
+            }
             for d in &analysis.datasets {
                 let index = TimelineIndex::new(&d.model);
                 let _ = RunView::of(d, &index);
                 let _ = longpole_core::layout::graph::layout(&d.model, &[], &Default::default());
             }
-            format!("{}{}", analysis_text(&analysis), analysis_json(&analysis))
+            format!("{}{}{exports}", analysis_text(&analysis), analysis_json(&analysis))
         }
         Err(e) => e.to_string(),
     }
@@ -139,5 +154,32 @@ proptest! {
         if let Ok(b) = b { inputs.push(b); }
         let analysis = longpole_core::reconcile(inputs);
         let _ = analysis_json(&analysis);
+    }
+}
+
+proptest! {
+    // Each case reads, reconciles, reports and exports a 300-line log twice.
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn damaged_evobench_logs_never_panic_and_chunking_does_not_matter(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..12),
+        swaps in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 0..6),
+        cut in any::<prop::sample::Index>(),
+        chunk in 1usize..5000,
+    ) {
+        let log = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/evobench/bench-v1-sum_of_fibs.log")).unwrap();
+        let mut lines: Vec<&[u8]> = log.split_inclusive(|&b| b == b'\n').take(300).collect();
+        for (a, b) in swaps {
+            let (a, b) = (a.index(lines.len()), b.index(lines.len()));
+            lines.swap(a, b);
+        }
+        let mut data = lines.concat();
+        for (at, byte) in edits {
+            let i = at.index(data.len());
+            data[i] = byte;
+        }
+        data.truncate(cut.index(data.len() + 1).max(40));
+        prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
     }
 }

@@ -2,6 +2,7 @@
 //! of any format's own structures.
 
 pub mod critical_path;
+pub mod evobench;
 pub mod ghc;
 pub mod graph;
 pub mod mal;

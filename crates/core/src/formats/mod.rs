@@ -6,6 +6,7 @@
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
 pub mod distbuild;
+pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ya_evlog;
@@ -29,6 +30,8 @@ pub enum FormatId {
     GhcEventlog,
     /// A MonetDB server's MAL profiler trace.
     MonetdbMal,
+    /// An evobench benchmark log (NDJSON of probe timings).
+    Evobench,
 }
 
 impl FormatId {
@@ -40,6 +43,7 @@ impl FormatId {
             FormatId::YaEvlog => "ya-evlog",
             FormatId::GhcEventlog => "ghc-eventlog",
             FormatId::MonetdbMal => "monetdb-mal",
+            FormatId::Evobench => "evobench",
         }
     }
 
@@ -51,6 +55,7 @@ impl FormatId {
             FormatId::YaEvlog => "ya event log",
             FormatId::GhcEventlog => "GHC eventlog",
             FormatId::MonetdbMal => "MonetDB MAL trace",
+            FormatId::Evobench => "evobench log",
         }
     }
 }
@@ -75,6 +80,22 @@ pub struct SniffInput<'a> {
     pub at_eof: bool,
     /// The file name, a hint only.
     pub name: &'a str,
+}
+
+impl SniffInput<'_> {
+    /// Whether the input starts with `magic`: yes, no, or need more bytes.
+    pub fn starts_with(&self, magic: &[u8]) -> Sniff {
+        let n = self.head.len().min(magic.len());
+        if self.head[..n] != magic[..n] {
+            Sniff::No
+        } else if n == magic.len() {
+            Sniff::Yes
+        } else if self.at_eof {
+            Sniff::No
+        } else {
+            Sniff::NeedMore
+        }
+    }
 }
 
 /// The most bytes any sniffer is shown; past this, [`Sniff::NeedMore`] means no.
@@ -102,6 +123,8 @@ pub enum Parsed {
     GhcEventlog(ghc_eventlog::Eventlog),
     /// A MonetDB MAL trace, every byte of it.
     MonetdbMal(Box<monetdb_mal::MalTrace>),
+    /// An evobench log's call tree, samples and spans.
+    Evobench(Box<evobench::Log>),
 }
 
 impl Parsed {
@@ -113,6 +136,7 @@ impl Parsed {
             Parsed::YaEvlog(_) => FormatId::YaEvlog,
             Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
             Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
+            Parsed::Evobench(_) => FormatId::Evobench,
         }
     }
 
@@ -122,7 +146,7 @@ impl Parsed {
         match self {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
-            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) => None,
+            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
         }
     }
 }
@@ -156,6 +180,7 @@ pub trait FormatReader {
 /// Every format, in detection priority order.
 pub static REGISTRY: &[&dyn Format] = &[
     &distbuild::DistbuildFormat,
+    &evobench::EvobenchFormat,
     &ya_graph::YaGraphFormat,
     &ya_evlog::YaEvlogFormat,
     &ghc_eventlog::GhcEventlogFormat,

@@ -6,6 +6,7 @@
 //! distributed query) and turned into the common [`Model`].
 
 mod distbuild;
+pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
 mod ya_evlog;
@@ -63,6 +64,8 @@ pub enum Detail {
     Ghc(Box<ghc_eventlog::GhcRun>),
     /// MAL executions, mal_analytics' counts, server load.
     Mal(Box<monetdb_mal::MalRun>),
+    /// An evobench run's call tree and statistics.
+    Evobench(Box<evobench::EvobenchRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -86,6 +89,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut graphs = Vec::new();
     let mut programs = Vec::new();
     let mut traces = Vec::new();
+    let mut benchmarks = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
@@ -93,6 +97,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             Parsed::YaGraph(graph) => graphs.push((i, graph)),
             Parsed::GhcEventlog(log) => programs.push((i, log)),
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
+            Parsed::Evobench(log) => benchmarks.push((i, log)),
         }
         infos.push(info);
     }
@@ -150,6 +155,15 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             infos[*i].diagnostics.absorb(d);
         }
         datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, detail: Detail::Mal(Box::new(run)) });
+    }
+    for (i, log) in benchmarks {
+        let (model, run) = evobench::reconcile(*log);
+        datasets.push(Dataset {
+            format: FormatId::Evobench,
+            inputs: vec![i],
+            model,
+            detail: Detail::Evobench(Box::new(run)),
+        });
     }
     for d in &datasets {
         report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);

@@ -1,16 +1,20 @@
 //! What `longpole analyze` prints, as text and as JSON: per input its
-//! format and diagnostics, per dataset its format's report.
+//! format and diagnostics, per dataset its format's report (and, for
+//! several evobench runs, their summary under `evobench_summary`).
 
+pub mod evobench;
 mod ghc;
 mod mal;
 mod ya;
 
 pub use ya::YaReport;
 
+use crate::analysis::evobench::Field;
 use crate::diagnostics::Position;
 use crate::model::{Nanos, NANOS_PER_MS};
 use crate::reconcile::{Analysis, Dataset, Detail};
 use crate::summary::Summary;
+use evobench::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
 use ghc::{ghc_json, ghc_text};
 use serde_json::{json, Value};
 use std::fmt;
@@ -92,6 +96,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
             Detail::Ya => YaReport::new(&d.model, d.format).json(),
             Detail::Ghc(_) => ghc_json(d),
             Detail::Mal(_) => mal::mal_json(d),
+            Detail::Evobench(_) => evobench_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -101,6 +106,9 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
     };
     if !reports.is_empty() {
         top["datasets"] = Value::Array(reports);
+    }
+    if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
+        top["evobench_summary"] = summary_json(runs, Field::default(), &rows);
     }
     top["inputs"] = json!(summary
         .inputs
@@ -122,6 +130,9 @@ pub fn analysis_text(analysis: &Analysis) -> String {
         out.push('\n');
         out.push_str(&dataset_text(d));
     }
+    if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
+        out.push_str(&summary_text(runs, Field::default(), &rows));
+    }
     out
 }
 
@@ -132,6 +143,7 @@ pub fn dataset_text(d: &Dataset) -> String {
         Detail::Ya => YaReport::new(&d.model, d.format).text(),
         Detail::Ghc(_) => ghc_text(d),
         Detail::Mal(_) => mal::mal_text(d),
+        Detail::Evobench(_) => evobench_text(d),
     }
 }
 

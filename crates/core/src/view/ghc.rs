@@ -2,20 +2,16 @@
 //! collections per generation, its heap over time, its threads, its user
 //! marks, and its event types.
 
-use super::{task_row, KindView, PathView, RunView, TaskCounts, TypeRow};
+use super::RunView;
 use crate::analysis::ghc::{gc_summary, GcRow};
-use crate::analysis::top::top;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::{Model, Nanos, TaskId};
+use crate::model::{Model, Nanos};
 use crate::reconcile::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
 
 /// Most points of a heap series sent to the page.
 pub const HEAP_POINTS: usize = 2000;
-/// Longest spans listed.
-pub const LONGEST: usize = 50;
 /// Most marks sent to the page.
 pub const MARKS: usize = 10_000;
 
@@ -113,34 +109,6 @@ impl RunView {
     /// capabilities' timeline with its longest spans, time per kind, and the
     /// [`GhcView`]. There is no dependency between tasks, so no paths.
     pub fn of_ghc(model: &Model, run: &GhcRun, index: &TimelineIndex) -> RunView {
-        let mut by_kind: Vec<TypeRow> =
-            model.kinds().iter().map(|k| TypeRow { task_type: k.name.clone(), count: 0, total: 0 }).collect();
-        for t in model.tasks() {
-            let row = &mut by_kind[t.kind.index()];
-            row.count += 1;
-            row.total = row.total.saturating_add(t.duration().unwrap_or(0));
-        }
-        by_kind.sort_by_key(|r| Reverse(r.total));
-        let all: Vec<TaskId> = (0..model.tasks().len() as u32).map(TaskId).collect();
-        let longest = top(&all, LONGEST, |t| Reverse(model.task(t).duration().unwrap_or(0)));
-        RunView {
-            format: FormatId::GhcEventlog,
-            lanes: model.lanes().iter().map(|l| l.name.clone()).collect(),
-            rows_per_lane: index.rows_per_lane(),
-            kinds: model.kinds().iter().map(|k| KindView { name: k.name.clone(), color: k.color.clone() }).collect(),
-            window: model.window(),
-            counts: TaskCounts { run: model.tasks().len() as u64, ..TaskCounts::default() },
-            critical_path: PathView::default(),
-            blocking_chain: PathView::default(),
-            differences: Vec::new(),
-            longest: longest.into_iter().map(|t| task_row(model, index, t, 0)).collect(),
-            biggest_copies: Vec::new(),
-            by_type: by_kind,
-            stages: Vec::new(),
-            cache_line: String::new(),
-            totals: (0, 0, 0),
-            ghc: Some(GhcView::of(run)),
-            mal: None,
-        }
+        RunView { ghc: Some(GhcView::of(run)), ..RunView::of_program(model, FormatId::GhcEventlog, index) }
     }
 }

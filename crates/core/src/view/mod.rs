@@ -15,9 +15,11 @@ use serde::{Deserialize, Serialize};
 
 mod ghc;
 mod mal;
+mod program;
 
-pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, LONGEST, MARKS};
+pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
+pub use program::LONGEST;
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,6 +221,7 @@ impl RunView {
             Detail::Ya => RunView::of_ya(&d.model, d.format, index),
             Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
             Detail::Mal(run) => RunView::of_mal(&d.model, run, index),
+            Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
         }
     }
 
@@ -231,11 +234,6 @@ impl RunView {
         let differences = r.differences();
         let s = &r.stat.stages;
         RunView {
-            format,
-            lanes: model.lanes().iter().map(|l| l.name.clone()).collect(),
-            rows_per_lane: index.rows_per_lane(),
-            kinds: model.kinds().iter().map(|k| KindView { name: k.name.clone(), color: k.color.clone() }).collect(),
-            window: model.window(),
             counts: TaskCounts {
                 run: count(Role::Work),
                 copy: count(Role::Transfer),
@@ -264,6 +262,29 @@ impl RunView {
             ],
             cache_line,
             totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
+            ..RunView::bare(model, format, index)
+        }
+    }
+
+    /// A run's lanes, kinds and window, and nothing else yet: what every
+    /// format's view starts from.
+    fn bare(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
+        RunView {
+            format,
+            lanes: model.lanes().iter().map(|l| l.name.clone()).collect(),
+            rows_per_lane: index.rows_per_lane(),
+            kinds: model.kinds().iter().map(|k| KindView { name: k.name.clone(), color: k.color.clone() }).collect(),
+            window: model.window(),
+            counts: TaskCounts::default(),
+            critical_path: PathView::default(),
+            blocking_chain: PathView::default(),
+            differences: Vec::new(),
+            longest: Vec::new(),
+            biggest_copies: Vec::new(),
+            by_type: Vec::new(),
+            stages: Vec::new(),
+            cache_line: String::new(),
+            totals: (0, 0, 0),
             ghc: None,
             mal: None,
         }

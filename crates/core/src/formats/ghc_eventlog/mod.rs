@@ -55,16 +55,7 @@ impl Format for GhcEventlogFormat {
 
     /// Yes when the input starts with `hdrb` `hetb`.
     fn sniff(&self, input: SniffInput<'_>) -> Sniff {
-        let n = input.head.len().min(MAGIC.len());
-        if input.head[..n] != MAGIC[..n] {
-            Sniff::No
-        } else if n == MAGIC.len() {
-            Sniff::Yes
-        } else if input.at_eof {
-            Sniff::No
-        } else {
-            Sniff::NeedMore
-        }
+        input.starts_with(MAGIC)
     }
 
     fn reader(&self) -> Box<dyn FormatReader> {

@@ -1,8 +1,13 @@
-//! Tables as files: CSV (RFC 4180) and JSON (an array of objects).
+//! Tables as files: CSV (RFC 4180) and JSON (an array of objects); an
+//! `.xlsx` workbook ([`xlsx`]); evobench's statistics and flame graphs
+//! ([`evobench`]).
+
+pub mod evobench;
+pub mod xlsx;
 
 use serde_json::{Map, Value};
 
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -1,0 +1,135 @@
+//! evobench logs of the corpus through the whole pipeline: the evaluator's
+//! real-time statistics matched row for row and field for field, the
+//! report (text and JSON) and the model snapshotted and the same at every
+//! chunk size, and the flame graph, the exports and the several-runs level.
+
+use longpole_core::analysis::evobench::{compare, summary, Field, FlameGraph, PathMode, Table};
+use longpole_core::formats::evobench::TimingKind;
+use longpole_core::formats::{FormatId, Parsed};
+use longpole_core::ingest::read_bytes;
+use longpole_core::reconcile::Detail;
+use longpole_core::report::{analysis_json, analysis_text};
+use serde_json::Value;
+use std::path::PathBuf;
+
+const OLD: &str = "bench-v1-sum_of_fibs.log";
+const CURRENT: &str = "generated-current-format/evobench.log.zstd";
+
+fn corpus(rel: &str) -> Vec<u8> {
+    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/evobench").join(rel)).unwrap()
+}
+
+fn table(rel: &str) -> Table {
+    let input = read_bytes("unknown", &corpus(rel), 4096).unwrap();
+    assert_eq!(input.info.format, FormatId::Evobench);
+    let Parsed::Evobench(log) = &input.parsed else { panic!("{rel}") };
+    Table::of(log)
+}
+
+#[test]
+fn real_time_matches_the_evaluator_exactly() {
+    for (log, reference) in [(OLD, "bench-v1-sum_of_fibs.log"), (CURRENT, "evobench.log.zstd")] {
+        let expected: Vec<Value> =
+            serde_json::from_slice(&corpus(&format!("reference/{reference}.real-time.json"))).unwrap();
+        let ours: Vec<Value> = table(log)
+            .rows
+            .iter()
+            .map(|r| {
+                let s = r.stats[TimingKind::Real.index()].as_ref();
+                let f = |g: &dyn Fn(&longpole_core::analysis::evobench::Stats) -> u64| s.map(g);
+                serde_json::json!({
+                    "path": r.path, "count": r.count(TimingKind::Real),
+                    "sum": f(&|s| s.sum), "mean": f(&|s| s.mean), "stdev": f(&|s| s.stdev),
+                    "median": f(&|s| s.median), "p90": f(&|s| s.percentile(90)), "p99": f(&|s| s.percentile(99)),
+                })
+            })
+            .collect();
+        for (i, (o, e)) in ours.iter().zip(&expected).enumerate() {
+            assert_eq!(o, e, "{log}: row {i}");
+        }
+        assert_eq!(ours.len(), expected.len(), "{log}: rows");
+    }
+}
+
+/// The text report, the JSON and the task dump of a log (read under the
+/// name `unknown`), the same at every chunk size.
+fn reports(rel: &str) -> (String, String, String) {
+    let bytes = corpus(rel);
+    let run = |chunk: usize| {
+        let analysis = longpole_core::reconcile(vec![read_bytes("unknown", &bytes, chunk).unwrap()]);
+        let dump = longpole_core::dump::tasks(&analysis.datasets[0].model);
+        (analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap(), dump)
+    };
+    let whole = run(usize::MAX);
+    for chunk in [1, 7, 4096] {
+        assert!(run(chunk) == whole, "{rel} at chunk size {chunk}");
+    }
+    whole
+}
+
+#[test]
+fn old_dialect_report() {
+    let (text, json, dump) = reports(OLD);
+    insta::assert_snapshot!("old_text", text);
+    insta::assert_snapshot!("old_json", json);
+    insta::assert_snapshot!("old_tasks", dump);
+}
+
+#[test]
+fn current_format_report() {
+    let (text, json, dump) = reports(CURRENT);
+    insta::assert_snapshot!("current_text", text);
+    insta::assert_snapshot!("current_json", json);
+    let lines: Vec<&str> = dump.lines().collect();
+    let head = [&lines[..100], &lines[lines.len() - 1..]].concat().join("\n");
+    insta::assert_snapshot!("current_tasks_head", head);
+}
+
+#[test]
+fn every_closed_scope_is_a_task_on_its_thread_lane() {
+    let analysis = longpole_core::reconcile(vec![read_bytes("l", &corpus(CURRENT), 4096).unwrap()]);
+    let d = &analysis.datasets[0];
+    let m = &d.model;
+    assert_eq!(m.lanes().iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["thread00"]);
+    // 6220 TS/TE pairs, the thread scope and the process scope.
+    assert_eq!(m.tasks().len(), 6222);
+    let Detail::Evobench(run) = &d.detail else { panic!() };
+    assert_eq!(run.log.records, [40, 1, 0, 6220, 6220, 1, 1, 1, 370]);
+    assert!(run.log.ended && !run.log.old_dialect);
+}
+
+#[test]
+fn the_flame_graph_has_self_times_and_a_hottest_path() {
+    let analysis = longpole_core::reconcile(vec![read_bytes("l", &corpus(CURRENT), 4096).unwrap()]);
+    let Detail::Evobench(run) = &analysis.datasets[0].detail else { panic!() };
+    let g: FlameGraph = run.flame();
+    let real = TimingKind::Real.index();
+    let hot: Vec<&str> = g.hottest_path(TimingKind::Real).iter().map(|&n| g.nodes[n as usize].name.as_str()).collect();
+    assert_eq!(hot[..4], ["all", "thread", "main|main", "sum_of_fibs|all"]);
+    for n in &g.nodes {
+        let children: u64 = n.children.iter().filter_map(|&c| g.nodes[c as usize].total[real]).sum();
+        if let (Some(t), Some(s)) = (n.total[real], n.self_time[real]) {
+            assert_eq!(s, t.saturating_sub(children), "{}", n.path);
+        }
+    }
+    let folded = longpole_core::export::evobench::folded(&g, TimingKind::Real);
+    insta::assert_snapshot!("current_folded_real", folded);
+}
+
+#[test]
+fn several_runs_summarise_and_compare() {
+    let (old, current) = (table(OLD), table(CURRENT));
+    let tables = [&old, &current, &old, &current];
+    let rows = summary(&tables, Field::Mean);
+    // Only paths both programs have; no KeyValue rows.
+    let paths: Vec<&str> = rows.iter().filter(|r| r.mode == PathMode::Probe).map(|r| r.path.as_str()).collect();
+    assert_eq!(paths, ["-", "main|fib", "main|main"]);
+    assert!(rows.iter().all(|r| !r.path.contains('=')));
+    let main = rows.iter().find(|r| r.path == "main|main").unwrap();
+    let s = main.stats[0].as_ref().unwrap();
+    assert_eq!((s.count, s.percentile(0), s.percentile(100)), (4, 1_095_123_663, 10_398_060_212));
+    let changes = compare(&tables, &[0, 2], &[1, 3], TimingKind::Real, Field::Mean);
+    let top = &changes[0];
+    assert!(changes.windows(2).all(|w| w[0].impact >= w[1].impact));
+    assert!(top.significant && top.p == Some(0.0) && top.change > 0.0, "{top:?}");
+}
