@@ -15,4 +15,6 @@ install -m 644 ../shared/corpus/ghc-eventlog/testlog.eventlog samples/ghc-testlo
 install -m 644 ../shared/corpus/monetdb-mal/compressed/trace.json.gz samples/monetdb-tpch-q01.json.gz
 install -m 644 ../shared/corpus/monetdb-mal/distributed/supervisor.json samples/monetdb-supervisor.json
 install -m 644 ../shared/corpus/monetdb-mal/distributed/worker1.json samples/monetdb-worker1.json
+install -m 644 ../shared/corpus/evobench/generated-current-format/evobench.log.zstd samples/evobench-sum_of_fibs.log.zstd
+gzip -9 -n -c ../shared/corpus/evobench/bench-v1-sum_of_fibs.log > samples/evobench-v1-sum_of_fibs.log.gz
 rm -rf "$tmp"

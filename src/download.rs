@@ -11,11 +11,26 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     options.set_type(mime);
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "cannot make the file")?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "cannot make a URL for the file")?;
+    save(&document, &blob, name)
+}
+
+/// Clicks a link to `blob` named `name`.
+fn save(document: &web_sys::Document, blob: &Blob, name: &str) -> Result<(), String> {
+    let url = Url::create_object_url_with_blob(blob).map_err(|_| "cannot make a URL for the file")?;
     let a: HtmlAnchorElement = document.create_element("a").map_err(|_| "no link")?.unchecked_into();
     a.set_href(&url);
     a.set_download(name);
     a.click();
     let _ = Url::revoke_object_url(&url);
     Ok(())
+}
+
+/// Offers `bytes` as a download named `name` with MIME type `mime`.
+pub fn download_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(|_| "cannot make the file")?;
+    save(&document, &blob, name)
 }

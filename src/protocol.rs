@@ -6,6 +6,8 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
+use longpole_core::analysis::evobench::Change;
+use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{RowBars, Viewport};
 use longpole_core::view::{RunView, TaskDetails};
@@ -72,6 +74,50 @@ pub enum Request {
         /// Highlight the blocking chain instead of ya's path.
         chain: bool,
     },
+    /// The flame graph of an evobench run, laid out.
+    Flame {
+        /// The run.
+        run: RunId,
+        /// The timing kind (its index: real, cpu, sys, ctx switches).
+        kind: u8,
+        /// The frame shown as the whole width.
+        root: u32,
+        /// Root at the top.
+        icicle: bool,
+        /// As a standalone SVG file (a [`Response::Svg`]) instead of a layout.
+        export: bool,
+    },
+    /// An evobench run's statistics or stacks as a file (a [`Response::File`]).
+    Export {
+        /// The run.
+        run: RunId,
+        /// What to export.
+        what: Export,
+    },
+    /// Two groups of evobench runs compared path by path.
+    Compare {
+        /// The run.
+        run: RunId,
+        /// Group A: indices among the evobench runs.
+        a: Vec<u32>,
+        /// Group B.
+        b: Vec<u32>,
+        /// The timing kind (its index).
+        kind: u8,
+        /// The per-run statistic compared (`mean`, `median`, `p90`...).
+        field: String,
+    },
+}
+
+/// What an [`Request::Export`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Export {
+    /// Folded stacks (inferno / FlameGraph) of one timing kind (its index).
+    Folded(u8),
+    /// Every timing kind's statistics as CSV.
+    StatisticsCsv,
+    /// The evaluator's workbook: one sheet per timing kind.
+    Workbook,
 }
 
 /// How far a run has come.
@@ -160,6 +206,35 @@ pub enum Response {
         name: String,
         /// The file's text.
         text: String,
+    },
+    /// A laid-out flame graph.
+    Flame {
+        /// The run.
+        run: RunId,
+        /// The timing kind it was laid out for.
+        kind: u8,
+        /// Its root.
+        root: u32,
+        /// The frames.
+        boxes: Vec<FlameBox>,
+    },
+    /// An exported file.
+    File {
+        /// The run.
+        run: RunId,
+        /// The file's name.
+        name: String,
+        /// Its MIME type.
+        mime: String,
+        /// Its bytes.
+        bytes: Vec<u8>,
+    },
+    /// Two groups of runs compared, biggest impact first.
+    Comparison {
+        /// The run.
+        run: RunId,
+        /// One row per path present in every run.
+        rows: Vec<Change>,
     },
     /// A run could not finish: an input is not (or no longer) a readable format.
     Failed {

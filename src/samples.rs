@@ -54,6 +54,18 @@ pub const SAMPLES: &[Sample] = &[
         files: &["monetdb-supervisor.json", "monetdb-worker1.json"],
         credit: "a remote-table query's supervisor and one worker, from MonetDBSolutions/mal_analytics' tests (shared corpus)",
     },
+    Sample {
+        id: "evobench",
+        label: "evobench benchmark log",
+        files: &["evobench-sum_of_fibs.log.zstd"],
+        credit: "evobench's own example program (sum_of_fibs) run with its probes, zstd-compressed (shared corpus)",
+    },
+    Sample {
+        id: "evobench-two-runs",
+        label: "evobench, two runs compared",
+        files: &["evobench-v1-sum_of_fibs.log.gz", "evobench-sum_of_fibs.log.zstd"],
+        credit: "the bench.log committed to GenSpectrum/evobench (old dialect) and the current example run (shared corpus)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

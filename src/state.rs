@@ -2,6 +2,8 @@
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
 use crate::protocol::{Progress, Response, RunId};
+use longpole_core::analysis::evobench::Change;
+use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
@@ -59,6 +61,8 @@ pub enum Tab {
     Report,
     /// Every diagnostic.
     Diagnostics,
+    /// An evobench run's flame graph.
+    Flame,
 }
 
 /// How the user is exploring a ready run.
@@ -82,6 +86,23 @@ pub struct Explore {
     pub graph: Option<Rc<GraphLayout>>,
     /// Folded groups (kinds) the user unfolded.
     pub unfold: Vec<u32>,
+    /// How the flame graph is shown.
+    pub flame: FlameView,
+    /// Its frames for that view, once the worker laid them out.
+    pub flame_boxes: Option<Rc<Vec<FlameBox>>>,
+    /// The last comparison of two groups of runs.
+    pub comparison: Option<Rc<Vec<Change>>>,
+}
+
+/// How the flame graph is shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlameView {
+    /// The timing kind's index (real, cpu, sys, ctx switches).
+    pub kind: u8,
+    /// The frame zoomed into (0: the whole run).
+    pub root: u32,
+    /// Root at the top.
+    pub icicle: bool,
 }
 
 impl Default for Explore {
@@ -96,6 +117,9 @@ impl Default for Explore {
             report_text: None,
             graph: None,
             unfold: Vec::new(),
+            flame: FlameView::default(),
+            flame_boxes: None,
+            comparison: None,
         }
     }
 }
@@ -173,6 +197,8 @@ pub enum Action {
     Select(Option<u32>),
     /// Unfold a folded group of the graph (a kind).
     Unfold(u32),
+    /// Show the flame graph this way.
+    Flame(FlameView),
 }
 
 impl Reducible for AppState {
@@ -207,6 +233,12 @@ impl Reducible for AppState {
                 }
                 Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Rc::new(rows),
                 Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Rc::new(*layout)),
+                Response::Flame { run, kind, root, boxes }
+                    if run == self.run && (kind, root) == (self.explore.flame.kind, self.explore.flame.root) =>
+                {
+                    next.explore.flame_boxes = Some(Rc::new(boxes))
+                }
+                Response::Comparison { run, rows } if run == self.run => next.explore.comparison = Some(Rc::new(rows)),
                 Response::ReportText { run, text } if run == self.run => {
                     next.explore.report_text = Some(Rc::from(text))
                 }
@@ -253,6 +285,12 @@ impl Reducible for AppState {
             Action::Select(task) => {
                 next.explore.selected = task;
                 next.explore.details = None;
+            }
+            Action::Flame(view) => {
+                if (view.kind, view.root) != (self.explore.flame.kind, self.explore.flame.root) {
+                    next.explore.flame_boxes = None;
+                }
+                next.explore.flame = view;
             }
         }
         Rc::new(next)

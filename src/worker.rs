@@ -6,14 +6,19 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
-use crate::protocol::{Progress, Request, Response, RunId};
+use crate::protocol::{Export, Progress, Request, Response, RunId};
 use js_sys::{Array, Reflect, Uint8Array};
-use longpole_core::layout::graph;
+use longpole_core::analysis::evobench::Field;
+use longpole_core::export::evobench::{folded, statistics_csv, statistics_xlsx};
+use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::layout::{flame, graph};
 use longpole_core::model::TaskId;
+use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
-use longpole_core::view::{RunView, TaskDetails};
+use longpole_core::report::evobench::{analysis_comparison, runs};
+use longpole_core::view::{EvobenchView, RunView, TaskDetails};
 use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -85,9 +90,56 @@ fn answer(loaded: &Shared, request: Request) {
                 text: timeline_svg(view, &rows, viewport, path, &title),
             }
         }
+        Request::Flame { run, kind, root, icicle, export } if run == l.run => {
+            let Some(e) = l.view.as_ref().and_then(|v| v.evobench.as_ref()) else { return };
+            let k = timing_kind(kind);
+            let boxes = flame::layout(&e.flame, k, root);
+            if export {
+                let title = l.analysis.inputs.first().map_or("", |i| i.name.as_str());
+                Response::Svg {
+                    run,
+                    name: "longpole-flame.svg".into(),
+                    text: flame_svg(&e.flame, &boxes, k, icicle, title),
+                }
+            } else {
+                Response::Flame { run, kind, root, boxes }
+            }
+        }
+        Request::Export { run, what } if run == l.run => {
+            let Some(first) = runs(&l.analysis).into_iter().next() else { return };
+            let (name, mime, bytes) = match what {
+                Export::Folded(kind) => {
+                    let Some(e) = l.view.as_ref().and_then(|v| v.evobench.as_ref()) else { return };
+                    let k = timing_kind(kind);
+                    (format!("longpole-{}.folded", k.name()), "text/plain", folded(&e.flame, k).into_bytes())
+                }
+                Export::StatisticsCsv => {
+                    ("longpole-statistics.csv".to_owned(), "text/csv", statistics_csv(&first.table).into_bytes())
+                }
+                Export::Workbook => (
+                    "longpole-statistics.xlsx".to_owned(),
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                    statistics_xlsx(&first.table),
+                ),
+            };
+            Response::File { run, name, mime: mime.to_owned(), bytes }
+        }
+        Request::Compare { run, a, b, kind, field } if run == l.run => {
+            let field: Field = field.parse().unwrap_or_default();
+            let idx = |v: &[u32]| v.iter().map(|&i| i as usize).collect::<Vec<_>>();
+            Response::Comparison {
+                run,
+                rows: analysis_comparison(&l.analysis, &idx(&a), &idx(&b), timing_kind(kind), field),
+            }
+        }
         _ => return,
     };
     post(&response);
+}
+
+/// The timing kind with index `i` (real time when out of range).
+fn timing_kind(i: u8) -> TimingKind {
+    TimingKind::ALL.get(usize::from(i)).copied().unwrap_or(TimingKind::Real)
 }
 
 /// Starts the worker: listens for requests and says it is ready. A panic
@@ -144,7 +196,7 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
             let (index, view) = match analysis.datasets.first() {
                 Some(d) => {
                     let index = TimelineIndex::new(&d.model);
-                    let view = RunView::of(d, &index);
+                    let view = RunView { evobench: EvobenchView::of(&analysis), ..RunView::of(d, &index) };
                     (index, Some(view))
                 }
                 None => (TimelineIndex::default(), None),

@@ -3,11 +3,14 @@
 
 mod app;
 mod breakdown;
+mod compare_runs;
 mod data_table;
 mod dep_graph;
 mod details;
 mod diagnostics_list;
 mod error_panel;
+mod evobench_tables;
+mod flame_graph;
 mod ghc_tables;
 mod header;
 mod heap_chart;

@@ -54,6 +54,11 @@ pub fn RunFacts(props: &RunFactsProps) -> Html {
                 <span data-testid="ghc-threads">{ g.threads.len() }</span>
                 <span data-testid="ghc-gc-count">{ g.gc.iter().find(|r| r.generation == "all").map_or(0, |r| r.count) }</span>
             }
+            if let Some(ev) = &v.evobench {
+                <span data-testid="evobench-runs">{ ev.runs.len() }</span>
+                <span data-testid="evobench-rows">{ ev.rows.len() }</span>
+                <span data-testid="evobench-flame-nodes">{ ev.flame.nodes.len() }</span>
+            }
             if let Some(m) = &v.mal {
                 <span data-testid="mal-executions">{ m.counts.executions }</span>
                 <span data-testid="mal-events">{ m.counts.events }</span>

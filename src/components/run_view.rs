@@ -5,6 +5,7 @@ use super::breakdown::Breakdown;
 use super::dep_graph::DepGraph;
 use super::details::Details;
 use super::diagnostics_list::DiagnosticsList;
+use super::flame_graph::FlameGraph;
 use super::heap_chart::HeapChart;
 use super::load_chart::LoadChart;
 use super::path_list::PathList;
@@ -16,7 +17,8 @@ use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
 use crate::state::{Action, Explore, Tab};
 use longpole_core::dump::duration_label;
-use longpole_core::view::{GhcView, MalView, PathView, RunView as View};
+use longpole_core::formats::evobench::TimingKind;
+use longpole_core::view::{EvobenchView, GhcView, MalView, PathView, RunView as View};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -80,6 +82,25 @@ fn mal_numbers(v: &View, m: &MalView) -> Html {
     }
 }
 
+/// The headline numbers of evobench runs: runs, threads, the hottest path.
+fn evobench_numbers(ev: &EvobenchView) -> Html {
+    let hottest = ev.flame.hottest_path(TimingKind::Real);
+    let names: Vec<&str> = hottest.iter().skip(1).map(|&n| ev.flame.nodes[n as usize].name.as_str()).collect();
+    let first = ev.runs.first();
+    html! {
+        <>
+            { format!(" · {} · {} · {} statistics rows", plural(ev.runs.len() as u64, "run", "runs"),
+                plural(first.map_or(0, |r| r.threads), "thread", "threads"), group(ev.rows.len() as u64)) }
+            if !names.is_empty() {
+                { " · hottest path " }<strong title={names.join(" > ")}>{ names.last().copied().unwrap_or("") }</strong>
+            }
+            if first.is_some_and(|r| !r.complete) {
+                { " · " }<strong class="warn">{ "cut off" }</strong>
+            }
+        </>
+    }
+}
+
 /// The run's screen.
 #[component]
 pub fn RunView(props: &RunViewProps) -> Html {
@@ -114,13 +135,15 @@ pub fn RunView(props: &RunViewProps) -> Html {
     // Tasks without dependencies (a GHC program's spans) have no path: the
     // left panel lists the longest spans instead.
     let longest;
-    let (path, path_title) = match (&v.ghc, e.chain) {
-        (Some(_), _) => {
+    // Programs (a GHC run, a benchmark) have no dependencies, so no paths.
+    let program = v.ghc.is_some() || v.evobench.is_some();
+    let (path, path_title) = match (program, e.chain) {
+        (true, _) => {
             longest = PathView { total: 0, steps: v.longest.clone(), breakdown: Vec::new() };
             (&longest, "Longest spans")
         }
-        (None, true) => (&v.blocking_chain, "Blocking chain"),
-        (None, false) => (&v.critical_path, "Critical path"),
+        (false, true) => (&v.blocking_chain, "Blocking chain"),
+        (false, false) => (&v.critical_path, "Critical path"),
     };
     let on_path =
         |steps: &[longpole_core::view::TaskRow]| e.selected.is_some_and(|id| steps.iter().any(|s| s.id == id));
@@ -135,7 +158,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
                 if let Some(g) = &v.ghc {
                     <HeapChart series={g.heap.clone()} window={props.window} />
-                } else {
+                } else if !program {
                     <Breakdown path={path.clone()} view={v.clone()} />
                 }
                 if let Some(m) = &v.mal {
@@ -149,14 +172,24 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }
             </>
         },
-        Tab::Graph if v.ghc.is_some() => html! {
-            <p class="muted">{ "A GHC program's spans do not wait for one another: there is no dependency graph. See the timeline and the tables." }</p>
+        Tab::Graph if program => html! {
+            <p class="muted">{ "A program's spans do not wait for one another: there is no dependency graph. See the timeline and the tables." }</p>
         },
         Tab::Graph => html! {
             <DepGraph run={props.run} view={v.clone()} layout={e.graph.clone()} chain={e.chain} unfold={e.unfold.clone()}
                 selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
-        Tab::Tables => html! { <Tables view={v.clone()} selected={e.selected} dispatch={props.dispatch.clone()} /> },
+        Tab::Tables => html! {
+            <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} worker={props.worker.clone()}
+                selected={e.selected} dispatch={props.dispatch.clone()} />
+        },
+        Tab::Flame => match &v.evobench {
+            Some(ev) => html! {
+                <FlameGraph run={props.run} evobench={Rc::new(ev.clone())} flame={e.flame} boxes={e.flame_boxes.clone()}
+                    worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
+            },
+            None => html! { <p class="muted">{ "Only benchmark logs have a flame graph." }</p> },
+        },
         Tab::Report => match &e.report_text {
             Some(text) => html! { <pre class="report" data-testid="report-text">{ &**text }</pre> },
             None => html! { <p class="muted">{ "Writing the report…" }</p> },
@@ -179,6 +212,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         { ghc_numbers(g) }
                     } else if let Some(m) = &v.mal {
                         { mal_numbers(v, m) }
+                    } else if let Some(ev) = &v.evobench {
+                        { evobench_numbers(ev) }
                     } else {
                         { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
                         <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
@@ -191,8 +226,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 <div class="center">
                     <div class="tabs" role="tablist">
                         { tab(Tab::Timeline, "Timeline".into(), "tab-timeline") }
-                        if v.ghc.is_none() {
+                        if !program {
                             { tab(Tab::Graph, "Graph".into(), "tab-graph") }
+                        }
+                        if v.evobench.is_some() {
+                            { tab(Tab::Flame, "Flame graph".into(), "tab-flame") }
                         }
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }
                         { tab(Tab::Report, "Report".into(), "tab-report") }

@@ -1,11 +1,17 @@
 //! The report as tables: ya's `--stat` tables for a build, the GHC tables
 //! for an eventlog, the MAL tables for traces; one search filters them all.
 
+use super::compare_runs::CompareRuns;
 use super::data_table::{count, span, text, time, DataTable, Row, Table};
+use super::evobench_tables::evobench_tables;
 use super::ghc_tables::ghc_tables;
 use super::mal_tables::mal_tables;
+use crate::hooks::AnalysisWorker;
+use crate::protocol::{Export, Request, RunId};
 use crate::state::Action;
+use longpole_core::analysis::evobench::Change;
 use longpole_core::dump::duration_label;
+use longpole_core::formats::evobench::TimingKind;
 use longpole_core::view::{RunView, TaskRow};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -103,8 +109,14 @@ pub(super) fn by_type_table(v: &RunView, title: &'static str, column: &'static s
 /// Properties of [`Tables`].
 #[derive(Properties, PartialEq)]
 pub struct TablesProps {
+    /// The run's id.
+    pub run: RunId,
     /// The run.
     pub view: Rc<RunView>,
+    /// The last comparison of evobench runs.
+    pub comparison: Option<Rc<Vec<Change>>>,
+    /// The worker (evobench exports and comparisons).
+    pub worker: AnalysisWorker,
     /// The selected task.
     pub selected: Option<u32>,
     /// Actions.
@@ -125,18 +137,41 @@ pub fn Tables(props: &TablesProps) -> Html {
     let v = &props.view;
     let (failed, tests, run) = v.totals;
     let pct = |x: i64| if run == 0 { 100.0 } else { x as f64 * 100.0 / run as f64 };
-    let (placeholder, list) = match (&v.ghc, &v.mal) {
-        (Some(g), _) => ("Search threads, labels, marks, types  (/)", ghc_tables(v, g)),
-        (None, Some(m)) => ("Search statements, operations, threads, queries  (/)", mal_tables(v, m)),
-        (None, None) => ("Search uid, name or host  (/)", tables(v)),
+    let compared_kind = use_state(|| TimingKind::Real);
+    let (placeholder, list) = match (&v.ghc, &v.mal, &v.evobench) {
+        (Some(g), _, _) => ("Search threads, labels, marks, types  (/)", ghc_tables(v, g)),
+        (None, Some(m), _) => ("Search statements, operations, threads, queries  (/)", mal_tables(v, m)),
+        (None, None, Some(e)) => (
+            "Search paths  (/)",
+            evobench_tables(e, props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind))),
+        ),
+        (None, None, None) => ("Search uid, name or host  (/)", tables(v)),
+    };
+    let (worker, run_id) = (props.worker.clone(), props.run);
+    let export = move |what: Export| {
+        let worker = worker.clone();
+        Callback::from(move |_: MouseEvent| {
+            worker.send(&Request::Export { run: run_id, what }, &[]);
+        })
     };
     html! {
         <div class="tables">
             <div class="toolbar">
                 <input type="search" class="search" placeholder={placeholder} aria-label="Search the tables"
                     data-testid="table-search" {oninput} />
+                if v.evobench.is_some() {
+                    <span class="spacer"></span>
+                    <button class="button" onclick={export(Export::StatisticsCsv)} data-testid="export-statistics-csv"
+                        title="Every timing kind and percentile, as CSV">{ "⤓ statistics CSV" }</button>
+                    <button class="button" onclick={export(Export::Workbook)} data-testid="export-workbook"
+                        title="The evaluator's workbook: one sheet per timing kind">{ "⤓ workbook (.xlsx)" }</button>
+                }
             </div>
-            if v.ghc.is_none() && v.mal.is_none() {
+            if let Some(e) = v.evobench.as_ref().filter(|e| e.runs.len() > 1) {
+                <CompareRuns run={props.run} runs={e.runs.clone()} worker={props.worker.clone()}
+                    on_compare={Callback::from(move |k| compared_kind.set(k))} />
+            }
+            if v.ghc.is_none() && v.mal.is_none() && v.evobench.is_none() {
                 <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
                 <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
                     duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>

@@ -88,6 +88,11 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                                 dispatch.emit(Action::Failed(e));
                             }
                         }
+                        Ok(Response::File { name, mime, bytes, .. }) => {
+                            if let Err(e) = crate::download::download_bytes(&name, &mime, &bytes) {
+                                dispatch.emit(Action::Failed(e));
+                            }
+                        }
                         Ok(response) => dispatch.emit(Action::Worker(response)),
                         Err(e) => dispatch.emit(Action::Failed(format!(
                             "longpole could not read its worker's message ({e}); please report this"

@@ -5,9 +5,10 @@
 use crate::state::{Action, Tab};
 use yew::prelude::*;
 
-const TABS: [(Tab, &str); 5] = [
+const TABS: [(Tab, &str); 6] = [
     (Tab::Timeline, "timeline"),
     (Tab::Graph, "graph"),
+    (Tab::Flame, "flame"),
     (Tab::Tables, "tables"),
     (Tab::Report, "report"),
     (Tab::Diagnostics, "diagnostics"),

@@ -4,17 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, ROOT } from './harness.mjs';
+import { cliJson, openApp, ROOT } from './harness.mjs';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'ghc-eventlog');
 
-function cliJson(...files) {
-  const out = execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'analyze', '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 64 << 20 });
-  return JSON.parse(out.toString());
-}
 
 test('the GHC sample shows its capabilities, heap and tables, with the CLI\'s numbers', async () => {
   const cli = cliJson(join(CORPUS, 'stop.hT.eventlog'));

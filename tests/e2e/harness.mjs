@@ -4,6 +4,7 @@
 // made outside the page's own origin.
 
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -12,6 +13,12 @@ import { serve } from '../../scripts/serve.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CORPUS = process.env.LONGPOLE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
+
+/** What `longpole analyze --format json` prints for `files` (the CLI the app is checked against). */
+export function cliJson(...files) {
+  const out = execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'analyze', '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 256 << 20 });
+  return JSON.parse(out.toString());
+}
 
 const ARGS = [
   '--headless',

@@ -4,17 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, ROOT } from './harness.mjs';
+import { cliJson, openApp, ROOT } from './harness.mjs';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'monetdb-mal');
 
-function cliJson(...files) {
-  const out = execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'analyze', '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 64 << 20 });
-  return JSON.parse(out.toString());
-}
 
 test('a dropped TPC-H trace shows its plan\'s critical path, with the CLI\'s numbers', async () => {
   const cli = cliJson(join(CORPUS, 'compressed', 'trace.json.gz'));

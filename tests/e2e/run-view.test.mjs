@@ -4,19 +4,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, ROOT } from './harness.mjs';
+import { cliJson, openApp, ROOT } from './harness.mjs';
 
 const LOG = join(ROOT, 'samples', 'simulated-build.log.gz');
 const GRAPH = join(ROOT, 'samples', 'simulated-build.graph.json.gz');
 
-function cliJson(...files) {
-  const out = execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'analyze', '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 64 << 20 });
-  return JSON.parse(out.toString());
-}
 
 test('a log dropped with its graph.json shows the CLI\'s critical path and totals', async () => {
   const cli = cliJson(LOG, GRAPH);

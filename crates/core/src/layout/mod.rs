@@ -1,4 +1,5 @@
 //! Layout: pure geometry of the views, from the model and its analyses.
 
+pub mod flame;
 pub mod graph;
 pub mod timeline;

@@ -2,6 +2,7 @@
 //! a log is escaped; output is deterministic (fixed precision, stable order)
 //! so it can be snapshotted.
 
+pub mod flame_svg;
 pub mod graph_svg;
 pub mod palette;
 pub mod timeline_svg;

@@ -13,10 +13,12 @@ use crate::reconcile::{Dataset, Detail};
 use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
+mod evobench;
 mod ghc;
 mod mal;
 mod program;
 
+pub use evobench::{show_value, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
@@ -131,6 +133,9 @@ pub struct RunView {
     pub ghc: Option<GhcView>,
     /// MAL executions, operations, thread use and server load.
     pub mal: Option<MalView>,
+    /// evobench runs: flame graph, statistics, runs and their summary (set
+    /// from the whole analysis: [`EvobenchView::of`]).
+    pub evobench: Option<EvobenchView>,
 }
 
 /// Task counts by role.
@@ -287,6 +292,7 @@ impl RunView {
             totals: (0, 0, 0),
             ghc: None,
             mal: None,
+            evobench: None,
         }
     }
 }

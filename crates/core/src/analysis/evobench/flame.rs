@@ -133,8 +133,16 @@ impl FlameGraph {
     /// The hottest path for `kind`: from the root, each time the child with
     /// the largest total (the first on ties), down to a leaf.
     pub fn hottest_path(&self, kind: TimingKind) -> Vec<u32> {
-        let mut path = vec![0];
-        let mut at = 0usize;
+        self.hottest_path_from(kind, 0)
+    }
+
+    /// The hottest path for `kind` from node `from` down (`from` first).
+    pub fn hottest_path_from(&self, kind: TimingKind, from: u32) -> Vec<u32> {
+        if from as usize >= self.nodes.len() {
+            return Vec::new();
+        }
+        let mut path = vec![from];
+        let mut at = from as usize;
         while let Some(&next) = self.nodes[at].children.iter().reduce(|best, c| {
             let total = |n: &u32| self.nodes[*n as usize].total[kind.index()].unwrap_or(0);
             if total(c) > total(best) {

@@ -1,0 +1,155 @@
+//! What the page shows of evobench runs beyond the timeline: the first
+//! run's flame graph and statistics, every run, and (with several runs) the
+//! summary across them. Comparisons of two groups are asked for separately.
+
+use crate::analysis::evobench::{summary, Field, FlameGraph, Stats};
+use crate::dump::duration_label;
+use crate::formats::evobench::TimingKind;
+use crate::reconcile::Analysis;
+use crate::report::evobench::runs;
+use crate::summary::group;
+use serde::{Deserialize, Serialize};
+
+/// A value of `kind` as people read it: a duration for times (real time in
+/// ns, cpu and sys time in µs), a count for context switches.
+pub fn show_value(kind: TimingKind, v: u64) -> String {
+    let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    match kind {
+        TimingKind::Real => duration_label(ns(v)),
+        TimingKind::Cpu | TimingKind::Sys => duration_label(ns(v.saturating_mul(1000))),
+        TimingKind::CtxSwitches => group(v),
+    }
+}
+
+/// The statistics of one row for one kind, as the tables show them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatCells {
+    /// Σ weights.
+    pub count: u64,
+    /// Σ value × weight.
+    pub sum: u64,
+    /// Mean.
+    pub mean: u64,
+    /// Standard deviation.
+    pub stdev: u64,
+    /// Median.
+    pub median: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// 99th percentile.
+    pub p99: u64,
+    /// Least.
+    pub min: u64,
+    /// Most.
+    pub max: u64,
+}
+
+impl From<&Stats> for StatCells {
+    fn from(s: &Stats) -> StatCells {
+        StatCells {
+            count: s.count,
+            sum: s.sum,
+            mean: s.mean,
+            stdev: s.stdev,
+            median: s.median,
+            p90: s.percentile(90),
+            p99: s.percentile(99),
+            min: s.percentile(0),
+            max: s.percentile(100),
+        }
+    }
+}
+
+/// One statistics row: a probe name or a path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatRow {
+    /// `probe`, `A`, `AR`, `N` or `NR`.
+    pub mode: String,
+    /// The evaluator's key.
+    pub path: String,
+    /// Spans counted (what a count-only row shows).
+    pub spans: u64,
+    /// A KeyValue row (only counted).
+    pub key_value: bool,
+    /// Per kind ([`TimingKind::index`]).
+    pub kinds: Vec<Option<StatCells>>,
+}
+
+/// One run (one log).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRow {
+    /// The input's name.
+    pub name: String,
+    /// Statistics rows.
+    pub rows: u64,
+    /// Closed spans.
+    pub spans: u64,
+    /// Threads.
+    pub threads: u64,
+    /// The log ends with TEnd.
+    pub complete: bool,
+    /// The probes library's version.
+    pub version: String,
+}
+
+/// Everything evobench-specific the page shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvobenchView {
+    /// The first run's flame graph.
+    pub flame: FlameGraph,
+    /// The first run's statistics, in the evaluator's order.
+    pub rows: Vec<StatRow>,
+    /// Every run, in input order.
+    pub runs: Vec<RunRow>,
+    /// With several runs: per path, the statistics over the runs' means.
+    pub summary: Vec<StatRow>,
+}
+
+fn stat_row(mode: &str, path: &str, spans: u64, key_value: bool, stats: &[Option<Stats>; 4]) -> StatRow {
+    StatRow {
+        mode: mode.to_owned(),
+        path: path.to_owned(),
+        spans,
+        key_value,
+        kinds: stats.iter().map(|s| s.as_ref().map(StatCells::from)).collect(),
+    }
+}
+
+impl EvobenchView {
+    /// The view of an analysis's evobench runs; `None` when it has none.
+    pub fn of(analysis: &Analysis) -> Option<EvobenchView> {
+        let runs = runs(analysis);
+        let first = runs.first()?;
+        let names = analysis.datasets.iter().filter(|d| matches!(d.detail, crate::reconcile::Detail::Evobench(_)));
+        let tables: Vec<_> = runs.iter().map(|r| &r.table).collect();
+        Some(EvobenchView {
+            flame: first.flame(),
+            rows: first
+                .table
+                .rows
+                .iter()
+                .map(|r| stat_row(r.mode.name(), &r.path, r.spans, r.key_value, &r.stats))
+                .collect(),
+            runs: runs
+                .iter()
+                .zip(names)
+                .map(|(r, d)| RunRow {
+                    name: analysis.inputs[d.inputs[0]].name.clone(),
+                    rows: r.table.rows.len() as u64,
+                    spans: r.log.spans.len() as u64,
+                    threads: r.log.threads.len() as u64,
+                    complete: r.log.ended,
+                    version: r.log.start.writer_version.clone(),
+                })
+                .collect(),
+            summary: if tables.len() > 1 {
+                summary(&tables, Field::Mean)
+                    .iter()
+                    .map(|r| stat_row(r.mode.name(), &r.path, 0, false, &r.stats))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        })
+    }
+}

@@ -1,0 +1,124 @@
+//! evobench runs' numbers as tables: the evaluator's statistics for each
+//! timing kind, the runs, and with several runs the summary across them and
+//! the comparison of two groups (asked for in [`super::compare_runs`]).
+
+use super::data_table::{count, span, text, Cell, Row, Table};
+use longpole_core::analysis::evobench::Change;
+use longpole_core::formats::evobench::TimingKind;
+use longpole_core::view::{show_value, EvobenchView, StatCells, StatRow};
+
+/// Each kind's table id and title.
+const KIND_TABLES: [(&str, &str); 4] = [
+    ("stats-real", "Statistics: real time"),
+    ("stats-cpu", "Statistics: cpu time"),
+    ("stats-sys", "Statistics: sys time"),
+    ("stats-ctx", "Statistics: context switches"),
+];
+
+/// A value of `kind` as a cell (times sort and export in ms, like every table).
+pub(super) fn value(kind: TimingKind, v: u64) -> Cell {
+    let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    match kind {
+        TimingKind::Real => span(ns(v)),
+        TimingKind::Cpu | TimingKind::Sys => span(ns(v.saturating_mul(1000))),
+        TimingKind::CtxSwitches => count(v),
+    }
+}
+
+fn stat_rows(rows: &[StatRow], kind: TimingKind) -> Vec<Row> {
+    rows.iter()
+        .map(|r| {
+            let s: Option<&StatCells> = r.kinds.get(kind.index()).and_then(Option::as_ref);
+            let mut cells = vec![text(&r.mode), text(&r.path), count(s.map_or(r.spans, |s| s.count))];
+            let figures = s.map(|s| [s.sum, s.mean, s.stdev, s.median, s.p90, s.p99, s.min, s.max]);
+            for i in 0..8 {
+                cells.push(figures.map_or_else(|| text(""), |f| value(kind, f[i])));
+            }
+            Row { cells, task: None, haystack: r.path.to_lowercase() }
+        })
+        .collect()
+}
+
+const STAT_HEADERS: [&str; 11] =
+    ["mode", "path", "count", "sum", "mean", "stdev", "median", "p90", "p99", "min", "max"];
+
+/// The tables of evobench runs.
+pub fn evobench_tables(e: &EvobenchView, comparison: Option<(&[Change], TimingKind)>) -> Vec<Table> {
+    let mut list = Vec::new();
+    if let Some((rows, kind)) = comparison {
+        list.push(Table {
+            id: "comparison",
+            title: "Comparison: group B against group A, biggest impact first",
+            headers: vec!["mode", "path", "A mean", "B mean", "change", "relative", "95% interval", "p", "significant"],
+            rows: rows.iter().map(|c| change_row(c, kind)).collect(),
+        });
+    }
+    if e.runs.len() > 1 {
+        list.push(Table {
+            id: "runs",
+            title: "Runs",
+            headers: vec!["#", "log", "rows", "spans", "threads", "complete", "writer"],
+            rows: e
+                .runs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Row {
+                    cells: vec![
+                        count(i as u64 + 1),
+                        text(&r.name),
+                        count(r.rows),
+                        count(r.spans),
+                        count(r.threads),
+                        text(if r.complete { "yes" } else { "cut off" }),
+                        text(&r.version),
+                    ],
+                    task: None,
+                    haystack: r.name.to_lowercase(),
+                })
+                .collect(),
+        });
+        list.push(Table {
+            id: "summary",
+            title: "Summary over the runs' means (real time)",
+            headers: STAT_HEADERS.to_vec(),
+            rows: stat_rows(&e.summary, TimingKind::Real),
+        });
+    }
+    for (kind, (id, title)) in TimingKind::ALL.into_iter().zip(KIND_TABLES) {
+        list.push(Table { id, title, headers: STAT_HEADERS.to_vec(), rows: stat_rows(&e.rows, kind) });
+    }
+    list
+}
+
+/// A signed value of `kind`.
+fn signed(kind: TimingKind, v: f64) -> String {
+    let magnitude = show_value(kind, v.abs().round() as u64);
+    if v < 0.0 {
+        format!("−{magnitude}")
+    } else {
+        format!("+{magnitude}")
+    }
+}
+
+fn number(show: String, v: f64) -> Cell {
+    Cell { raw: v.to_string(), key: super::data_table::Key::Num(v), show }
+}
+
+fn change_row(c: &Change, kind: TimingKind) -> Row {
+    let interval = c.ci.map_or_else(String::new, |(lo, hi)| format!("{} … {}", signed(kind, lo), signed(kind, hi)));
+    Row {
+        cells: vec![
+            text(c.mode.name()),
+            text(&c.path),
+            number(show_value(kind, c.a.mean.round() as u64), c.a.mean),
+            number(show_value(kind, c.b.mean.round() as u64), c.b.mean),
+            number(signed(kind, c.change), c.change),
+            c.relative.map_or_else(|| text(""), |r| number(format!("{:+.1}%", r * 100.0), r)),
+            text(&interval),
+            c.p.map_or_else(|| text(""), |p| number(format!("{p:.3}"), p)),
+            text(if c.significant { "yes" } else { "no" }),
+        ],
+        task: None,
+        haystack: c.path.to_lowercase(),
+    }
+}
