@@ -9,7 +9,8 @@
 use crate::protocol::{Export, Progress, Request, Response, RunId};
 use js_sys::{Array, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
-use longpole_core::export::evobench::{folded, statistics_csv, statistics_xlsx};
+use longpole_core::export::evobench::{statistics_csv, statistics_xlsx};
+use longpole_core::export::flame::folded;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::layout::{flame, graph};
@@ -91,36 +92,40 @@ fn answer(loaded: &Shared, request: Request) {
             }
         }
         Request::Flame { run, kind, root, icicle, export } if run == l.run => {
-            let Some(e) = l.view.as_ref().and_then(|v| v.evobench.as_ref()) else { return };
-            let k = timing_kind(kind);
-            let boxes = flame::layout(&e.flame, k, root);
+            let Some(graph) = l.view.as_ref().and_then(RunView::flame) else { return };
+            let m = usize::from(kind);
+            let boxes = flame::layout(graph, m, root);
             if export {
                 let title = l.analysis.inputs.first().map_or("", |i| i.name.as_str());
                 Response::Svg {
                     run,
                     name: "longpole-flame.svg".into(),
-                    text: flame_svg(&e.flame, &boxes, k, icicle, title),
+                    text: flame_svg(graph, &boxes, m, icicle, title),
                 }
             } else {
                 Response::Flame { run, kind, root, boxes }
             }
         }
         Request::Export { run, what } if run == l.run => {
-            let Some(first) = runs(&l.analysis).into_iter().next() else { return };
             let (name, mime, bytes) = match what {
                 Export::Folded(kind) => {
-                    let Some(e) = l.view.as_ref().and_then(|v| v.evobench.as_ref()) else { return };
-                    let k = timing_kind(kind);
-                    (format!("longpole-{}.folded", k.name()), "text/plain", folded(&e.flame, k).into_bytes())
+                    let Some(graph) = l.view.as_ref().and_then(RunView::flame) else { return };
+                    let m = usize::from(kind);
+                    let name = graph.measures.get(m).map_or("stacks", |x| x.name.as_str());
+                    (format!("longpole-{name}.folded"), "text/plain", folded(graph, m).into_bytes())
                 }
                 Export::StatisticsCsv => {
+                    let Some(first) = runs(&l.analysis).into_iter().next() else { return };
                     ("longpole-statistics.csv".to_owned(), "text/csv", statistics_csv(&first.table).into_bytes())
                 }
-                Export::Workbook => (
-                    "longpole-statistics.xlsx".to_owned(),
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                    statistics_xlsx(&first.table),
-                ),
+                Export::Workbook => {
+                    let Some(first) = runs(&l.analysis).into_iter().next() else { return };
+                    (
+                        "longpole-statistics.xlsx".to_owned(),
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                        statistics_xlsx(&first.table),
+                    )
+                }
             };
             Response::File { run, name, mime: mime.to_owned(), bytes }
         }

@@ -1,15 +1,14 @@
-//! An evobench run's flame graph (or icicle): one frame per call path,
-//! as wide as its total for the chosen timing kind, the hottest path
-//! outlined. A click zooms into a frame; the breadcrumb and `Reset` zoom
-//! out. The frames are laid out by the worker.
+//! A run's flame graph (or icicle): an evobench run's call paths, a
+//! profile's operators; each frame as wide as its total for the chosen
+//! measure, the hottest path outlined. A click zooms into a frame; the
+//! breadcrumb zooms out. The frames are laid out by the worker.
 
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::state::{Action, FlameView};
-use longpole_core::formats::evobench::TimingKind;
+use longpole_core::analysis::flame::{FlameGraph as Graph, FlameNode};
 use longpole_core::layout::flame::FlameBox;
 use longpole_core::render::flame_svg::{fit_label, frame_fill, FRAME_H, WIDTH};
-use longpole_core::view::{show_value, EvobenchView};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -18,8 +17,8 @@ use yew::prelude::*;
 pub struct FlameGraphProps {
     /// The run.
     pub run: RunId,
-    /// The flame graph and statistics.
-    pub evobench: Rc<EvobenchView>,
+    /// The flame graph.
+    pub graph: Rc<Graph>,
     /// How it is shown.
     pub flame: FlameView,
     /// The frames, once laid out.
@@ -33,7 +32,7 @@ pub struct FlameGraphProps {
 /// The flame graph view.
 #[component]
 pub fn FlameGraph(props: &FlameGraphProps) -> Html {
-    let (f, graph) = (props.flame, &props.evobench.flame);
+    let (f, graph) = (props.flame, &*props.graph);
     {
         let (worker, run, missing) = (props.worker.clone(), props.run, props.boxes.is_none());
         use_effect_with((run, f.kind, f.root, missing), move |&(run, kind, root, missing)| {
@@ -42,13 +41,15 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
             }
         });
     }
-    let kind = TimingKind::ALL.get(usize::from(f.kind)).copied().unwrap_or(TimingKind::Real);
+    let m = usize::from(f.kind);
+    let Some(measure) = graph.measures.get(m) else { return html! {} };
+    let show = |v: Option<u64>| v.map_or("-".to_owned(), |v| measure.unit.show(v));
     let set = |view: FlameView| props.dispatch.reform(move |_: MouseEvent| Action::Flame(view));
-    let kinds = TimingKind::ALL.iter().enumerate().map(|(i, k)| {
-        let on = i == usize::from(f.kind);
+    let kinds = graph.measures.iter().enumerate().map(|(i, k)| {
+        let on = i == m;
         html! {
             <button class={classes!("button", on.then_some("on"))} onclick={set(FlameView { kind: i as u8, root: 0, ..f })}
-                data-testid={format!("flame-kind-{}", k.name())}>{ k.title() }</button>
+                data-testid={format!("flame-kind-{}", k.name)}>{ &k.title }</button>
         }
     });
     let (worker, run) = (props.worker.clone(), props.run);
@@ -62,32 +63,33 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
         worker.send(&Request::Export { run, what: Export::Folded(f.kind) }, &[]);
     });
     let crumbs = graph.frames(f.root);
-    let root_total = graph.nodes.get(f.root as usize).and_then(|n| n.total[kind.index()]).unwrap_or(0);
+    let total_of = |n: &FlameNode| n.total.get(m).copied().flatten();
+    let root_total = graph.nodes.get(f.root as usize).and_then(total_of).unwrap_or(0);
     let body = match &props.boxes {
         None => html! { <p class="muted">{ "Laying out the flame graph…" }</p> },
         Some(boxes) if boxes.is_empty() => {
-            html! { <p class="muted" data-testid="flame-empty">{ format!("This run has no {} values.", kind.title()) }</p> }
+            html! { <p class="muted" data-testid="flame-empty">{ format!("This run has no {} values.", measure.title) }</p> }
         }
         Some(boxes) => {
             let depth = boxes.iter().map(|b| b.depth + 1).max().unwrap_or(1);
             let h = f64::from(depth) * FRAME_H;
             html! {
                 <svg class="flame" viewBox={format!("0 0 {WIDTH} {h}")} width="100%" role="img" data-testid="flame-graph"
-                    aria-label={format!("flame graph of {}", kind.title())}>
+                    aria-label={format!("flame graph of {}", measure.title)}>
                     { for boxes.iter().map(|b| {
                         let n = &graph.nodes[b.node as usize];
                         let y = if f.icicle { f64::from(b.depth) * FRAME_H } else { h - f64::from(b.depth + 1) * FRAME_H };
                         let (x, w) = (b.x * WIDTH, (b.width * WIDTH).max(0.5));
-                        let total = n.total[kind.index()].map_or("-".to_owned(), |v| show_value(kind, v));
-                        let own = n.self_time[kind.index()].map_or("-".to_owned(), |v| show_value(kind, v));
-                        let share = n.total[kind.index()].unwrap_or(0) as f64 * 100.0 / root_total.max(1) as f64;
+                        let total = show(total_of(n));
+                        let own = show(n.self_time.get(m).copied().flatten());
+                        let share = total_of(n).unwrap_or(0) as f64 * 100.0 / root_total.max(1) as f64;
                         let onclick = set(FlameView { root: b.node, ..f });
                         html! {
                             <g class={classes!("frame", b.hot.then_some("hot"))} {onclick} data-testid="flame-frame"
                                 data-name={n.name.clone()} data-hot={b.hot.to_string()}>
                                 <title>{ format!("{}\ntotal {total} ({share:.1}%), self {own}", if n.path.is_empty() { &n.name } else { &n.path }) }</title>
                                 <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{w:.1}")} height={format!("{}", FRAME_H - 1.0)}
-                                    fill={frame_fill(&n.name, n.key_value)} />
+                                    fill={frame_fill(&n.name, n.grouping)} />
                                 if let Some(label) = fit_label(&n.name, w - 6.0) {
                                     <text x={format!("{:.1}", x + 3.0)} y={format!("{:.1}", y + 12.5)}>{ label }</text>
                                 }
@@ -115,7 +117,7 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
             <p class="crumbs" data-testid="flame-crumbs">
                 <button class="link" onclick={set(FlameView { root: 0, ..f })} disabled={f.root == 0}>{ "all" }</button>
                 { for crumbs.iter().map(|c| html! { <>{ " › " }<span>{ *c }</span></> }) }
-                { format!(" · {} · hottest path outlined · click a frame to zoom", show_value(kind, root_total)) }
+                { format!(" · {} · hottest path outlined · click a frame to zoom", show(Some(root_total))) }
             </p>
             { body }
             if !graph.warnings.is_empty() {

@@ -84,7 +84,7 @@ fn mal_numbers(v: &View, m: &MalView) -> Html {
 
 /// The headline numbers of evobench runs: runs, threads, the hottest path.
 fn evobench_numbers(ev: &EvobenchView) -> Html {
-    let hottest = ev.flame.hottest_path(TimingKind::Real);
+    let hottest = ev.flame.hottest_path(TimingKind::Real.index());
     let names: Vec<&str> = hottest.iter().skip(1).map(|&n| ev.flame.nodes[n as usize].name.as_str()).collect();
     let first = ev.runs.first();
     html! {
@@ -183,12 +183,12 @@ pub fn RunView(props: &RunViewProps) -> Html {
             <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} worker={props.worker.clone()}
                 selected={e.selected} dispatch={props.dispatch.clone()} />
         },
-        Tab::Flame => match &v.evobench {
-            Some(ev) => html! {
-                <FlameGraph run={props.run} evobench={Rc::new(ev.clone())} flame={e.flame} boxes={e.flame_boxes.clone()}
+        Tab::Flame => match v.flame() {
+            Some(graph) => html! {
+                <FlameGraph run={props.run} graph={Rc::new(graph.clone())} flame={e.flame} boxes={e.flame_boxes.clone()}
                     worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
             },
-            None => html! { <p class="muted">{ "Only benchmark logs have a flame graph." }</p> },
+            None => html! { <p class="muted">{ "This run has no flame graph." }</p> },
         },
         Tab::Report => match &e.report_text {
             Some(text) => html! { <pre class="report" data-testid="report-text">{ &**text }</pre> },
@@ -229,7 +229,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         if !program {
                             { tab(Tab::Graph, "Graph".into(), "tab-graph") }
                         }
-                        if v.evobench.is_some() {
+                        if v.flame().is_some() {
                             { tab(Tab::Flame, "Flame graph".into(), "tab-flame") }
                         }
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }

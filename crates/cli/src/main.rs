@@ -168,7 +168,7 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("{} is a {}, not an evobench log", file.display(), analysis.inputs[0].format.title());
             };
             let bytes = match what {
-                Export::Folded => export::evobench::folded(&run.flame(), kind).into_bytes(),
+                Export::Folded => export::flame::folded(&run.flame(), kind.index()).into_bytes(),
                 Export::Csv => export::evobench::statistics_csv(&run.table).into_bytes(),
                 Export::Xlsx => export::evobench::statistics_xlsx(&run.table),
             };

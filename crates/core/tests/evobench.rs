@@ -104,7 +104,8 @@ fn the_flame_graph_has_self_times_and_a_hottest_path() {
     let Detail::Evobench(run) = &analysis.datasets[0].detail else { panic!() };
     let g: FlameGraph = run.flame();
     let real = TimingKind::Real.index();
-    let hot: Vec<&str> = g.hottest_path(TimingKind::Real).iter().map(|&n| g.nodes[n as usize].name.as_str()).collect();
+    let hot: Vec<&str> =
+        g.hottest_path(TimingKind::Real.index()).iter().map(|&n| g.nodes[n as usize].name.as_str()).collect();
     assert_eq!(hot[..4], ["all", "thread", "main|main", "sum_of_fibs|all"]);
     for n in &g.nodes {
         let children: u64 = n.children.iter().filter_map(|&c| g.nodes[c as usize].total[real]).sum();
@@ -112,7 +113,7 @@ fn the_flame_graph_has_self_times_and_a_hottest_path() {
             assert_eq!(s, t.saturating_sub(children), "{}", n.path);
         }
     }
-    let folded = longpole_core::export::evobench::folded(&g, TimingKind::Real);
+    let folded = longpole_core::export::flame::folded(&g, TimingKind::Real.index());
     insta::assert_snapshot!("current_folded_real", folded);
 }
 

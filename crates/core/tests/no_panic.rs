@@ -48,8 +48,8 @@ fn run(data: &[u8], chunk: usize) -> String {
             for run in longpole_core::report::evobench::runs(&analysis) {
                 let flame = run.flame();
                 for kind in TimingKind::ALL {
-                    exports += &longpole_core::export::evobench::folded(&flame, kind);
-                    let _ = flame.hottest_path(kind);
+                    exports += &longpole_core::export::flame::folded(&flame, kind.index());
+                    let _ = flame.hottest_path(kind.index());
                 }
                 exports += &longpole_core::export::evobench::statistics_csv(&run.table);
                 let _ = longpole_core::export::evobench::statistics_xlsx(&run.table);

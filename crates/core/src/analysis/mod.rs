@@ -3,6 +3,7 @@
 
 pub mod critical_path;
 pub mod evobench;
+pub mod flame;
 pub mod ghc;
 pub mod graph;
 pub mod mal;

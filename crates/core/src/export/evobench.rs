@@ -1,34 +1,11 @@
-//! evobench's outputs as files: folded stacks for inferno or FlameGraph,
-//! the statistics as CSV, and the evaluator's workbook (one sheet per
-//! timing kind) as `.xlsx`.
+//! evobench's outputs as files: the statistics as CSV, and the evaluator's
+//! workbook (one sheet per timing kind) as `.xlsx`.
 
 use super::csv_field;
 use super::xlsx::{workbook, Cell, Sheet};
-use crate::analysis::evobench::{FlameGraph, Table, PERCENTILES};
+use crate::analysis::evobench::{Table, PERCENTILES};
 use crate::formats::evobench::TimingKind;
 use std::fmt::Write;
-
-/// A frame as a folded-stack frame: `;` separates frames and a line ends
-/// with ` count`, so `;` becomes `,` and line breaks become spaces.
-fn frame(name: &str) -> String {
-    name.replace(';', ",").replace(['\n', '\r'], " ")
-}
-
-/// The flame graph of `kind` as folded stacks (`thread;main|main;main|fib 1234`),
-/// one line per node with a value of its own (KeyValues only appear as
-/// frames), its self time as the count, in tree order.
-pub fn folded(graph: &FlameGraph, kind: TimingKind) -> String {
-    let mut out = String::new();
-    for (id, n) in graph.nodes.iter().enumerate().skip(1) {
-        if n.key_value {
-            continue;
-        }
-        let Some(count) = n.self_time[kind.index()] else { continue };
-        let frames: Vec<String> = graph.frames(id as u32).into_iter().map(frame).collect();
-        let _ = writeln!(out, "{} {count}", frames.join(";"));
-    }
-    out
-}
 
 /// The header of the statistics columns: count, sum, mean, stdev, median, p0 … p100.
 fn stat_headers() -> Vec<String> {

@@ -1,8 +1,9 @@
 //! Tables as files: CSV (RFC 4180) and JSON (an array of objects); an
-//! `.xlsx` workbook ([`xlsx`]); evobench's statistics and flame graphs
-//! ([`evobench`]).
+//! `.xlsx` workbook ([`xlsx`]); evobench's statistics ([`evobench`]);
+//! flame graphs as folded stacks ([`flame`]).
 
 pub mod evobench;
+pub mod flame;
 pub mod xlsx;
 
 use serde_json::{Map, Value};

@@ -4,8 +4,7 @@
 //! icicle (root at the top) differ only in which way depth grows, which the
 //! renderer decides.
 
-use crate::analysis::evobench::FlameGraph;
-use crate::formats::evobench::TimingKind;
+use crate::analysis::flame::FlameGraph;
 use serde::{Deserialize, Serialize};
 
 /// Narrowest frame laid out, as a fraction of the root's width; narrower
@@ -27,16 +26,15 @@ pub struct FlameBox {
     pub hot: bool,
 }
 
-/// The frames under `root` (itself first), widths by `kind`'s totals.
-/// A frame without a value of that kind has no width and is left out.
-pub fn layout(graph: &FlameGraph, kind: TimingKind, root: u32) -> Vec<FlameBox> {
-    let k = kind.index();
-    let total = |n: u32| graph.nodes.get(n as usize).and_then(|n| n.total[k]).unwrap_or(0);
+/// The frames under `root` (itself first), widths by measure `m`'s totals.
+/// A frame without a value of that measure has no width and is left out.
+pub fn layout(graph: &FlameGraph, m: usize, root: u32) -> Vec<FlameBox> {
+    let total = |n: u32| graph.nodes.get(n as usize).and_then(|n| n.total.get(m).copied().flatten()).unwrap_or(0);
     let root_total = total(root);
     if root_total == 0 {
         return Vec::new();
     }
-    let hot: Vec<u32> = graph.hottest_path_from(kind, root);
+    let hot: Vec<u32> = graph.hottest_path_from(m, root);
     let mut out = Vec::new();
     let mut stack = vec![(root, 0u32, 0.0f64)];
     while let Some((node, depth, x)) = stack.pop() {
@@ -61,7 +59,7 @@ pub fn layout(graph: &FlameGraph, kind: TimingKind, root: u32) -> Vec<FlameBox> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::evobench::FlameNode;
+    use crate::analysis::flame::FlameNode;
 
     fn node(name: &str, parent: Option<u32>, children: Vec<u32>, total: u64) -> FlameNode {
         FlameNode {
@@ -69,7 +67,7 @@ mod tests {
             path: name.into(),
             parent,
             children,
-            key_value: false,
+            grouping: false,
             total: [Some(total), None, None, None],
             self_time: [Some(0), None, None, None],
         }
@@ -85,8 +83,9 @@ mod tests {
                 node("c", Some(1), vec![], 30),
             ],
             warnings: vec![],
+            measures: vec![],
         };
-        let boxes = layout(&g, TimingKind::Real, 0);
+        let boxes = layout(&g, 0, 0);
         let got: Vec<(u32, u32, f64, f64, bool)> =
             boxes.iter().map(|b| (b.node, b.depth, b.x, b.width, b.hot)).collect();
         assert_eq!(
@@ -94,10 +93,10 @@ mod tests {
             [(0, 0, 0.0, 1.0, true), (1, 1, 0.0, 0.6, true), (3, 2, 0.0, 0.3, true), (2, 1, 0.6, 0.4, false)]
         );
         // Zoomed into `a`: it is the whole width.
-        let zoomed = layout(&g, TimingKind::Real, 1);
+        let zoomed = layout(&g, 0, 1);
         assert_eq!(zoomed[0].width, 1.0);
         assert_eq!(zoomed[1].width, 0.5);
         // No cpu values: nothing to draw.
-        assert!(layout(&g, TimingKind::Cpu, 0).is_empty());
+        assert!(layout(&g, 1, 0).is_empty());
     }
 }

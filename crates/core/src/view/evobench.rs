@@ -3,22 +3,15 @@
 //! summary across them. Comparisons of two groups are asked for separately.
 
 use crate::analysis::evobench::{summary, Field, FlameGraph, Stats};
-use crate::dump::duration_label;
 use crate::formats::evobench::TimingKind;
 use crate::reconcile::Analysis;
 use crate::report::evobench::runs;
-use crate::summary::group;
 use serde::{Deserialize, Serialize};
 
 /// A value of `kind` as people read it: a duration for times (real time in
 /// ns, cpu and sys time in µs), a count for context switches.
 pub fn show_value(kind: TimingKind, v: u64) -> String {
-    let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-    match kind {
-        TimingKind::Real => duration_label(ns(v)),
-        TimingKind::Cpu | TimingKind::Sys => duration_label(ns(v.saturating_mul(1000))),
-        TimingKind::CtxSwitches => group(v),
-    }
+    kind.unit().show(v)
 }
 
 /// The statistics of one row for one kind, as the tables show them.

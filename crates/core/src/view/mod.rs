@@ -271,6 +271,11 @@ impl RunView {
         }
     }
 
+    /// The run's flame graph, if its format has one.
+    pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
+        self.evobench.as_ref().map(|e| &e.flame)
+    }
+
     /// A run's lanes, kinds and window, and nothing else yet: what every
     /// format's view starts from.
     fn bare(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {

@@ -42,6 +42,16 @@ impl TimingKind {
         }
     }
 
+    /// The unit of its values.
+    pub fn unit(self) -> crate::analysis::flame::Unit {
+        use crate::analysis::flame::Unit;
+        match self {
+            TimingKind::Real => Unit::Nanos,
+            TimingKind::Cpu | TimingKind::Sys => Unit::Micros,
+            TimingKind::CtxSwitches => Unit::Count,
+        }
+    }
+
     /// Its index in [`TimingKind::ALL`].
     pub fn index(self) -> usize {
         self as usize

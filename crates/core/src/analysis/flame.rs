@@ -1,0 +1,152 @@
+//! A flame graph: a tree of named frames, each with up to [`MEASURES`]
+//! measures (an evobench run's four timing kinds, a StarRocks operator's
+//! time), its total and its self time (the total less its children's,
+//! clamped at 0 with a warning). Formats build one; the layout, the SVG
+//! renderer, the folded-stack export and the app draw any of them.
+
+use serde::{Deserialize, Serialize};
+
+/// Most measures a flame graph carries.
+pub const MEASURES: usize = 4;
+
+/// What a measure's numbers are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Unit {
+    /// Nanoseconds.
+    Nanos,
+    /// Microseconds.
+    Micros,
+    /// A count.
+    Count,
+}
+
+impl Unit {
+    /// A value as people read it: a duration for times, a grouped count.
+    pub fn show(self, v: u64) -> String {
+        let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        match self {
+            Unit::Nanos => crate::dump::duration_label(ns(v)),
+            Unit::Micros => crate::dump::duration_label(ns(v.saturating_mul(1000))),
+            Unit::Count => crate::summary::group(v),
+        }
+    }
+}
+
+/// One measure of a flame graph.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measure {
+    /// Its title (`real time`, `operator time`).
+    pub title: String,
+    /// A short name for files and test hooks (`real_ns`).
+    pub name: String,
+    /// Its unit.
+    pub unit: Unit,
+}
+
+/// One frame of the flame graph.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlameNode {
+    /// Its label (`thread`, `main|fib`, `sum_of_fibs n=27`); the root is `all`.
+    pub name: String,
+    /// Its `A:` path (empty for the root).
+    pub path: String,
+    /// Its parent (`None` for the root, node 0).
+    pub parent: Option<u32>,
+    /// Its children, in path order.
+    pub children: Vec<u32>,
+    /// A grouping with no value of its own (an evobench KeyValue
+    /// pseudo-scope): its totals are its children's.
+    pub grouping: bool,
+    /// Total per measure (for evobench, [`crate::formats::evobench::TimingKind::index`]):
+    /// the sum of its own costs (children's totals for the root and groupings);
+    /// `None` where it has no value of that measure.
+    pub total: [Option<u64>; MEASURES],
+    /// Self per measure: total less the children's totals, at least 0
+    /// (0 for the root and groupings).
+    pub self_time: [Option<u64>; MEASURES],
+}
+
+/// A run's flame graph: every node, the root first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlameGraph {
+    /// The nodes; node 0 is the root `all`.
+    pub nodes: Vec<FlameNode>,
+    /// Where children's totals exceeded their parent's (self clamped to 0).
+    pub warnings: Vec<String>,
+    /// The measures, by index (at most [`MEASURES`]).
+    pub measures: Vec<Measure>,
+}
+
+impl FlameGraph {
+    /// Fills the totals of the root and of groupings, and every self time,
+    /// children first.
+    pub(crate) fn fill(&mut self, id: u32) {
+        let children = self.nodes[id as usize].children.clone();
+        let mut below = [None::<u64>; MEASURES];
+        for &c in &children {
+            self.fill(c);
+            for (k, b) in below.iter_mut().enumerate() {
+                if let Some(t) = self.nodes[c as usize].total[k] {
+                    *b = Some(b.unwrap_or(0).saturating_add(t));
+                }
+            }
+        }
+        let n = &mut self.nodes[id as usize];
+        if n.grouping || n.parent.is_none() {
+            n.total = below;
+            n.self_time = below.map(|b| b.map(|_| 0));
+            return;
+        }
+        for (i, measure) in self.measures.iter().enumerate() {
+            n.self_time[i] = n.total[i].map(|t| {
+                let children = below[i].unwrap_or(0);
+                if children > t {
+                    self.warnings.push(format!(
+                        "{}: children's {} ({children}) exceeds the frame's own ({t}); self counted as 0",
+                        n.path, measure.title
+                    ));
+                }
+                t.saturating_sub(children)
+            });
+        }
+    }
+
+    /// The hottest path for measure `m`: from the root, each time the child
+    /// with the largest total (the first on ties), down to a leaf.
+    pub fn hottest_path(&self, m: usize) -> Vec<u32> {
+        self.hottest_path_from(m, 0)
+    }
+
+    /// The hottest path for measure `m` from node `from` down (`from` first).
+    pub fn hottest_path_from(&self, m: usize, from: u32) -> Vec<u32> {
+        if from as usize >= self.nodes.len() {
+            return Vec::new();
+        }
+        let mut path = vec![from];
+        let mut at = from as usize;
+        while let Some(&next) = self.nodes[at].children.iter().reduce(|best, c| {
+            let total = |n: &u32| self.nodes[*n as usize].total.get(m).copied().flatten().unwrap_or(0);
+            if total(c) > total(best) {
+                c
+            } else {
+                best
+            }
+        }) {
+            path.push(next);
+            at = next as usize;
+        }
+        path
+    }
+
+    /// The frames from the top (the root left out) down to `id`.
+    pub fn frames(&self, id: u32) -> Vec<&str> {
+        let mut frames = Vec::new();
+        let mut at = Some(id);
+        while let Some(i) = at.filter(|&i| i != 0) {
+            frames.push(self.nodes[i as usize].name.as_str());
+            at = self.nodes[i as usize].parent;
+        }
+        frames.reverse();
+        frames
+    }
+}
