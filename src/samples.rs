@@ -66,6 +66,12 @@ pub const SAMPLES: &[Sample] = &[
         files: &["evobench-v1-sum_of_fibs.log.gz", "evobench-sum_of_fibs.log.zstd"],
         credit: "the bench.log committed to GenSpectrum/evobench (old dialect) and the current example run (shared corpus)",
     },
+    Sample {
+        id: "ninja",
+        label: "ninja log, 3 builds",
+        files: &["ninja-kati.ninja_log"],
+        credit: "the .ninja_log committed to an archive of google/kati: three builds of kati (shared corpus)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

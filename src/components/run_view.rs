@@ -136,7 +136,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
     // left panel lists the longest spans instead.
     let longest;
     // Programs (a GHC run, a benchmark) have no dependencies, so no paths.
-    let program = v.ghc.is_some() || v.evobench.is_some();
+    let program = v.without_paths();
     let (path, path_title) = match (program, e.chain) {
         (true, _) => {
             longest = PathView { total: 0, steps: v.longest.clone(), breakdown: Vec::new() };
@@ -214,6 +214,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         { mal_numbers(v, m) }
                     } else if let Some(ev) = &v.evobench {
                         { evobench_numbers(ev) }
+                    } else if let Some(n) = &v.ninja {
+                        { format!(" · {} · {} on {} slots{}", plural(n.builds.len() as u64, "build", "builds"),
+                            plural(n.builds.iter().map(|b| b.edges).sum(), "edge", "edges"),
+                            n.builds.iter().map(|b| b.slots).max().unwrap_or(0),
+                            if n.recompacted { " · recompacted log" } else { "" }) }
                     } else {
                         { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
                         <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }

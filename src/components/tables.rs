@@ -88,6 +88,44 @@ fn tables(v: &RunView) -> Vec<Table> {
     list
 }
 
+/// A ninja log's tables: its builds, the longest edges, time per kind.
+fn ninja_tables(v: &RunView) -> Vec<Table> {
+    let origin = v.window.map_or(0, |w| w.0);
+    let builds = v.ninja.as_ref().map_or(&[][..], |n| &n.builds[..]);
+    vec![
+        Table {
+            id: "builds",
+            title: "Builds",
+            headers: vec!["build", "outputs", "edges", "started", "wall", "busy", "slots", "parallelism"],
+            rows: builds
+                .iter()
+                .enumerate()
+                .map(|(i, b)| Row {
+                    cells: vec![
+                        count(i as u64 + 1),
+                        count(b.outputs),
+                        count(b.edges),
+                        time(Some(b.start), origin),
+                        span(b.wall),
+                        span(b.busy),
+                        count(u64::from(b.slots)),
+                        text(&format!("{:.2}", b.busy as f64 / b.wall.max(1) as f64)),
+                    ],
+                    task: None,
+                    haystack: format!("build {}", i + 1),
+                })
+                .collect(),
+        },
+        Table {
+            id: "longest",
+            title: "Longest edges",
+            headers: vec!["duration", "kind", "output", "outputs", "slot", "started", "finished"],
+            rows: task_rows(&v.longest, origin, false),
+        },
+        by_type_table(v, "Time by kind", "kind"),
+    ]
+}
+
 /// The time per task type (or kind) table: count, total and average.
 pub(super) fn by_type_table(v: &RunView, title: &'static str, column: &'static str) -> Table {
     Table {
@@ -145,6 +183,7 @@ pub fn Tables(props: &TablesProps) -> Html {
             "Search paths  (/)",
             evobench_tables(e, props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind))),
         ),
+        (None, None, None) if v.ninja.is_some() => ("Search outputs  (/)", ninja_tables(v)),
         (None, None, None) => ("Search uid, name or host  (/)", tables(v)),
     };
     let (worker, run_id) = (props.worker.clone(), props.run);
@@ -171,7 +210,7 @@ pub fn Tables(props: &TablesProps) -> Html {
                 <CompareRuns run={props.run} runs={e.runs.clone()} worker={props.worker.clone()}
                     on_compare={Callback::from(move |k| compared_kind.set(k))} />
             }
-            if v.ghc.is_none() && v.mal.is_none() && v.evobench.is_none() {
+            if !v.without_paths() && v.mal.is_none() {
                 <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
                 <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
                     duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>

@@ -372,7 +372,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <div class="toolbar">
-                if view.ghc.is_none() && view.evobench.is_none() {
+                if !view.without_paths() {
                     <div class="segmented" role="group" aria-label="Path shown">
                         <button class={classes!("button", (!props.chain).then_some("on"))} onclick={toggle.clone()} data-testid="show-critical-path"
                             title={if view.mal.is_some() { "The plan's critical path: the longest sum of durations through the dataflow" } else { "ya's critical path: the longest sum of durations" }}>

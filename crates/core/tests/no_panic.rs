@@ -130,6 +130,23 @@ proptest! {
     }
 
     #[test]
+    fn garbled_ninja_logs_never_panic_and_chunking_does_not_matter(
+        lines in prop::collection::vec((0i64..5000, 0i64..5000, "[a-z./]{0,8}", "[0-9a-f]{0,3}", 0u8..4), 0..40),
+        chunk in 1usize..64,
+    ) {
+        let mut log = String::from("# ninja log v5\n");
+        for (start, end, output, hash, shape) in lines {
+            match shape {
+                0 => log += &format!("{start}\t{end}\t0\t{output}\t{hash}\n"),
+                1 => log += &format!("{start}\t{output}\n"),
+                2 => log += &format!("#{output}\n"),
+                _ => log += &format!("{start}x\t{end}\t0\t{output}\t{hash}\n"),
+            }
+        }
+        prop_assert_eq!(run(log.as_bytes(), chunk), run(log.as_bytes(), log.len()));
+    }
+
+    #[test]
     fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..2000), chunk in 1usize..64) {
         let _ = run(&data, chunk);
     }

@@ -9,6 +9,7 @@ pub mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
+pub mod ninja_log;
 pub mod ya_evlog;
 pub mod ya_graph;
 
@@ -30,6 +31,8 @@ pub enum FormatId {
     GhcEventlog,
     /// A MonetDB server's MAL profiler trace.
     MonetdbMal,
+    /// ninja's `.ninja_log`.
+    NinjaLog,
     /// An evobench benchmark log (NDJSON of probe timings).
     Evobench,
 }
@@ -43,6 +46,7 @@ impl FormatId {
             FormatId::YaEvlog => "ya-evlog",
             FormatId::GhcEventlog => "ghc-eventlog",
             FormatId::MonetdbMal => "monetdb-mal",
+            FormatId::NinjaLog => "ninja-log",
             FormatId::Evobench => "evobench",
         }
     }
@@ -55,6 +59,7 @@ impl FormatId {
             FormatId::YaEvlog => "ya event log",
             FormatId::GhcEventlog => "GHC eventlog",
             FormatId::MonetdbMal => "MonetDB MAL trace",
+            FormatId::NinjaLog => "ninja log",
             FormatId::Evobench => "evobench log",
         }
     }
@@ -123,6 +128,8 @@ pub enum Parsed {
     GhcEventlog(ghc_eventlog::Eventlog),
     /// A MonetDB MAL trace, every byte of it.
     MonetdbMal(Box<monetdb_mal::MalTrace>),
+    /// A `.ninja_log`, every byte of it.
+    NinjaLog(ninja_log::NinjaLog),
     /// An evobench log's call tree, samples and spans.
     Evobench(Box<evobench::Log>),
 }
@@ -136,6 +143,7 @@ impl Parsed {
             Parsed::YaEvlog(_) => FormatId::YaEvlog,
             Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
             Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
+            Parsed::NinjaLog(_) => FormatId::NinjaLog,
             Parsed::Evobench(_) => FormatId::Evobench,
         }
     }
@@ -146,6 +154,7 @@ impl Parsed {
         match self {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
+            Parsed::NinjaLog(log) => Some(log.raw.clone()),
             Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
         }
     }
@@ -185,6 +194,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ya_evlog::YaEvlogFormat,
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
+    &ninja_log::NinjaLogFormat,
 ];
 
 /// The outcome of running every sniffer over a head.

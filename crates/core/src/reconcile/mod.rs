@@ -9,6 +9,7 @@ mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
+pub mod ninja_log;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -64,6 +65,8 @@ pub enum Detail {
     Ghc(Box<ghc_eventlog::GhcRun>),
     /// MAL executions, mal_analytics' counts, server load.
     Mal(Box<monetdb_mal::MalRun>),
+    /// A ninja log's builds.
+    Ninja(Box<ninja_log::NinjaRun>),
     /// An evobench run's call tree and statistics.
     Evobench(Box<evobench::EvobenchRun>),
 }
@@ -90,6 +93,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut programs = Vec::new();
     let mut traces = Vec::new();
     let mut benchmarks = Vec::new();
+    let mut ninja_logs = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
@@ -98,6 +102,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             Parsed::GhcEventlog(log) => programs.push((i, log)),
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
             Parsed::Evobench(log) => benchmarks.push((i, log)),
+            Parsed::NinjaLog(log) => ninja_logs.push((i, log)),
         }
         infos.push(info);
     }
@@ -155,6 +160,23 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             infos[*i].diagnostics.absorb(d);
         }
         datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, detail: Detail::Mal(Box::new(run)) });
+    }
+    for (i, log) in ninja_logs {
+        let (model, run) = ninja_log::reconcile(&log);
+        if run.recompacted {
+            infos[i].diagnostics.report(
+                Severity::Info,
+                "ninja.recompacted",
+                Position::Whole,
+                "the log was recompacted (its lines are not in time order), so its builds cannot be told apart: all entries are shown as one build",
+            );
+        }
+        datasets.push(Dataset {
+            format: FormatId::NinjaLog,
+            inputs: vec![i],
+            model,
+            detail: Detail::Ninja(Box::new(run)),
+        });
     }
     for (i, log) in benchmarks {
         let (model, run) = evobench::reconcile(*log);

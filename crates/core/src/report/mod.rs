@@ -5,6 +5,7 @@
 pub mod evobench;
 mod ghc;
 mod mal;
+mod ninja;
 mod ya;
 
 pub use ya::YaReport;
@@ -96,6 +97,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
             Detail::Ya => YaReport::new(&d.model, d.format).json(),
             Detail::Ghc(_) => ghc_json(d),
             Detail::Mal(_) => mal::mal_json(d),
+            Detail::Ninja(_) => ninja::ninja_json(d),
             Detail::Evobench(_) => evobench_json(d),
         })
         .collect();
@@ -143,6 +145,7 @@ pub fn dataset_text(d: &Dataset) -> String {
         Detail::Ya => YaReport::new(&d.model, d.format).text(),
         Detail::Ghc(_) => ghc_text(d),
         Detail::Mal(_) => mal::mal_text(d),
+        Detail::Ninja(_) => ninja::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
     }
 }

@@ -136,6 +136,8 @@ pub struct RunView {
     /// evobench runs: flame graph, statistics, runs and their summary (set
     /// from the whole analysis: [`EvobenchView::of`]).
     pub evobench: Option<EvobenchView>,
+    /// A ninja log's builds.
+    pub ninja: Option<crate::reconcile::ninja_log::NinjaRun>,
 }
 
 /// Task counts by role.
@@ -226,6 +228,9 @@ impl RunView {
             Detail::Ya => RunView::of_ya(&d.model, d.format, index),
             Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
             Detail::Mal(run) => RunView::of_mal(&d.model, run, index),
+            Detail::Ninja(run) => {
+                RunView { ninja: Some((**run).clone()), ..RunView::of_program(&d.model, d.format, index) }
+            }
             Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
         }
     }
@@ -271,6 +276,12 @@ impl RunView {
         }
     }
 
+    /// The run is a program's or a build's spans without dependencies (a
+    /// GHC program, a benchmark, a ninja build): it has no paths.
+    pub fn without_paths(&self) -> bool {
+        self.ghc.is_some() || self.evobench.is_some() || self.ninja.is_some()
+    }
+
     /// The run's flame graph, if its format has one.
     pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
         self.evobench.as_ref().map(|e| &e.flame)
@@ -298,6 +309,7 @@ impl RunView {
             ghc: None,
             mal: None,
             evobench: None,
+            ninja: None,
         }
     }
 }
