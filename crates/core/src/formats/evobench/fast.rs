@@ -80,24 +80,23 @@ impl<'a> Cursor<'a> {
         Some(value)
     }
 
-    /// `{"sec":…,"<fraction>":…}`: the two numbers.
+    /// `{"sec":…,"<fraction>":…}`: the two numbers; `fraction` is the
+    /// second key as written, `,"nsec":` or `,"usec":`.
     fn time(&mut self, fraction: &[u8]) -> Option<(u64, u64)> {
         self.eat(b"{\"sec\":")?;
         let sec = self.unsigned()?;
-        self.eat(b",\"")?;
         self.eat(fraction)?;
-        self.eat(b"\":")?;
         let frac = self.unsigned()?;
         self.eat(b"}")?;
         Some((sec, frac))
     }
 
     fn nano_time(&mut self) -> Option<NanoTime> {
-        self.time(b"nsec").map(|(sec, nsec)| NanoTime { sec, nsec })
+        self.time(b",\"nsec\":").map(|(sec, nsec)| NanoTime { sec, nsec })
     }
 
     fn micro_time(&mut self) -> Option<MicroTime> {
-        self.time(b"usec").map(|(sec, usec)| MicroTime { sec, usec })
+        self.time(b",\"usec\":").map(|(sec, usec)| MicroTime { sec, usec })
     }
 }
 
