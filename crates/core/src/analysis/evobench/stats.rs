@@ -66,7 +66,12 @@ fn fixed_variance(values: &[Weighted], sum: u128, count: u64) -> Option<u128> {
     for w in values {
         let v = u128::from(w.value) << FRAC;
         let d = v.abs_diff(mean);
-        sse = sse.checked_add(fixed_square(d)?.checked_mul(u128::from(w.weight))?)?;
+        // Below 2⁶⁴, d² fits in u128 and is squared directly.
+        let square = match u64::try_from(d) {
+            Ok(d) => (u128::from(d) * u128::from(d)) >> FRAC,
+            Err(_) => fixed_square(d)?,
+        };
+        sse = sse.checked_add(square.checked_mul(u128::from(w.weight))?)?;
     }
     Some(sse / u128::from(count))
 }
@@ -78,29 +83,30 @@ fn float_variance(values: &[Weighted], sum: u128, count: u64) -> f64 {
     values.iter().map(|w| (w.value as f64 - mean).powi(2) * f64::from(w.weight)).sum::<f64>() / count as f64
 }
 
-/// Sorted weighted values, indexed as if each were repeated `weight` times.
-struct Expanded<'a> {
+/// Sorted weighted values read as if each were repeated `weight` times,
+/// at nondecreasing indices, in one sweep.
+struct Sweep<'a> {
     sorted: &'a [Weighted],
-    /// Σ weights up to and including each value.
-    ends: Vec<u64>,
+    /// The value under the cursor.
+    at: usize,
+    /// Σ weights up to and including it.
+    end: u64,
 }
 
-impl<'a> Expanded<'a> {
+impl<'a> Sweep<'a> {
     fn new(sorted: &'a [Weighted]) -> Self {
-        let ends = sorted
-            .iter()
-            .scan(0u64, |seen, w| {
-                *seen += u64::from(w.weight);
-                Some(*seen)
-            })
-            .collect();
-        Expanded { sorted, ends }
+        Sweep { sorted, at: 0, end: sorted.first().map_or(0, |w| u64::from(w.weight)) }
     }
 
-    /// The value at `index` of the weight-expanded values.
-    fn at(&self, index: u64) -> u64 {
-        let i = self.ends.partition_point(|&end| end <= index);
-        self.sorted.get(i).or(self.sorted.last()).map_or(0, |w| w.value)
+    /// The value at `index` of the weight-expanded values (the last value
+    /// past their end); `index` is at least the last one asked for.
+    fn at(&mut self, index: u64) -> u64 {
+        while self.end <= index {
+            let Some(next) = self.sorted.get(self.at + 1) else { break };
+            self.at += 1;
+            self.end += u64::from(next.weight);
+        }
+        self.sorted.get(self.at).map_or(0, |w| w.value)
     }
 }
 
@@ -108,13 +114,19 @@ impl Stats {
     /// The statistics of `values` (sorted in place); `None` when there are
     /// none. Weights of 0 count as 1.
     pub fn of(values: &mut [Weighted]) -> Option<Stats> {
-        if values.is_empty() {
-            return None;
-        }
         for w in values.iter_mut() {
             w.weight = w.weight.max(1);
         }
         values.sort_unstable();
+        Stats::of_sorted(values)
+    }
+
+    /// The statistics of `values`, which are sorted and weigh at least 1
+    /// each; `None` when there are none.
+    pub fn of_sorted(values: &[Weighted]) -> Option<Stats> {
+        if values.is_empty() {
+            return None;
+        }
         let count: u64 = values.iter().map(|w| u64::from(w.weight)).sum();
         let sum: u128 = values.iter().map(|w| u128::from(w.value) * u128::from(w.weight)).sum();
         let c = u128::from(count);
@@ -124,17 +136,18 @@ impl Stats {
             None => float_variance(values, sum, count),
         };
         let stdev = (variance.sqrt() + 0.5) as u64;
-        let expanded = Expanded::new(values);
-        let at = |i| expanded.at(i);
+        let mut middle = Sweep::new(values);
         let median = if count % 2 == 0 {
-            let (a, b) = (at(count / 2 - 1), at(count / 2));
+            let (a, b) = (middle.at(count / 2 - 1), middle.at(count / 2));
             (u128::from(a) + u128::from(b)).div_ceil(2) as u64
         } else {
-            at(count / 2)
+            middle.at(count / 2)
         };
         let distances = (count - 1) as f64;
-        let percentiles =
-            (0..PERCENTILES).map(|i| at((i as f64 / (PERCENTILES - 1) as f64 * distances + 0.5) as u64)).collect();
+        let mut sweep = Sweep::new(values);
+        let percentiles = (0..PERCENTILES)
+            .map(|i| sweep.at((i as f64 / (PERCENTILES - 1) as f64 * distances + 0.5) as u64))
+            .collect();
         Some(Stats {
             count,
             sum: u64::try_from(sum).unwrap_or(u64::MAX),

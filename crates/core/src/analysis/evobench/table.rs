@@ -120,70 +120,131 @@ pub fn path_key(log: &Log, node: u32, mode: PathMode) -> String {
     }
 }
 
-/// Statistics per kind of the samples of `nodes` (a node listed twice counts twice).
-fn stats_of(log: &Log, nodes: &[u32]) -> [Option<Stats>; 4] {
-    let mut values: Vec<Weighted> = Vec::new();
-    TimingKind::ALL.map(|kind| {
-        values.clear();
-        for &n in nodes {
+/// Every node's values of one kind, weights at least 1, each node's sorted.
+struct NodeValues {
+    values: Vec<Weighted>,
+    /// Where each node's values start in `values`, and their end.
+    starts: Vec<usize>,
+}
+
+impl NodeValues {
+    fn of(log: &Log, kind: TimingKind) -> NodeValues {
+        let mut values = Vec::with_capacity(log.nodes.iter().map(|n| n.samples.len()).sum());
+        let mut starts = Vec::with_capacity(log.nodes.len() + 1);
+        for n in &log.nodes {
+            let start = values.len();
+            starts.push(start);
             values.extend(
-                log.nodes[n as usize]
-                    .samples
-                    .iter()
-                    .filter_map(|s| s.value(kind).map(|value| Weighted { value, weight: s.weight })),
+                n.samples.iter().filter_map(|s| s.value(kind).map(|value| Weighted { value, weight: s.weight.max(1) })),
             );
+            values[start..].sort_unstable();
         }
-        Stats::of(&mut values)
-    })
-}
-
-/// Computes each distinct set of nodes' statistics once (`A:` and `AR:`
-/// rows share theirs, and so do `N:` and `NR:`; in a one-thread run, `A:`
-/// and `N:` too).
-#[derive(Default)]
-struct StatsCache {
-    done: FastMap<Vec<u32>, [Option<Stats>; 4]>,
-}
-
-impl StatsCache {
-    fn get(&mut self, log: &Log, nodes: &[u32]) -> [Option<Stats>; 4] {
-        if let Some(s) = self.done.get(nodes) {
-            return s.clone();
-        }
-        let s = stats_of(log, nodes);
-        self.done.insert(nodes.to_vec(), s.clone());
-        s
+        starts.push(values.len());
+        NodeValues { values, starts }
     }
+
+    /// The values of `node`.
+    fn node(&self, node: u32) -> &[Weighted] {
+        let n = node as usize;
+        &self.values[self.starts[n]..self.starts[n + 1]]
+    }
+}
+
+/// The statistics per kind of each distinct set of nodes that rows are
+/// made of (`A:` and `AR:` rows share a set, and so do `N:` and `NR:`; in
+/// a one-thread run, `A:` and `N:` too). Each node's values are gathered
+/// and sorted once per kind; a set of one node uses them as they are, a
+/// larger set merges its nodes' sorted runs.
+fn stats_of_sets(log: &Log, sets: &[&[u32]]) -> Vec<[Option<Stats>; 4]> {
+    let mut stats: Vec<[Option<Stats>; 4]> = vec![Default::default(); sets.len()];
+    let mut merged: Vec<Weighted> = Vec::new();
+    for kind in TimingKind::ALL {
+        let by_node = NodeValues::of(log, kind);
+        for (set, out) in sets.iter().zip(&mut stats) {
+            out[kind.index()] = match set {
+                [node] => Stats::of_sorted(by_node.node(*node)),
+                _ => {
+                    merged.clear();
+                    for &n in set.iter() {
+                        merged.extend_from_slice(by_node.node(n));
+                    }
+                    merged.sort_unstable();
+                    Stats::of_sorted(&merged)
+                }
+            };
+        }
+    }
+    stats
+}
+
+/// A row before its statistics: how its key was made, the key, its nodes.
+type Group = (PathMode, String, Vec<u32>);
+
+/// The rows' groups in row order: probe names (sorted), then paths (sorted).
+fn groups(log: &Log) -> Vec<Group> {
+    let mut by_name: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for (i, n) in log.nodes.iter().enumerate() {
+        if let Some(pn) = log.probe_name(i as u32).filter(|_| !n.samples.is_empty()) {
+            by_name.entry(pn).or_default().push(i as u32);
+        }
+    }
+    let mut by_path: BTreeMap<String, (PathMode, Vec<u32>)> = BTreeMap::new();
+    for mode in PathMode::PATHS {
+        for node in 0..log.nodes.len() as u32 {
+            by_path.entry(path_key(log, node, mode)).or_insert_with(|| (mode, Vec::new())).1.push(node);
+        }
+    }
+    by_name
+        .into_iter()
+        .map(|(pn, nodes)| (PathMode::Probe, pn.to_owned(), nodes))
+        .chain(by_path.into_iter().map(|(path, (mode, nodes))| (mode, path, nodes)))
+        .collect()
+}
+
+/// The distinct sets of nodes of `groups`: the sets, each group's set,
+/// and how many groups use each set.
+fn distinct_sets(groups: &[Group]) -> (Vec<&[u32]>, Vec<usize>, Vec<usize>) {
+    let mut ids: FastMap<&[u32], usize> = FastMap::default();
+    let mut sets: Vec<&[u32]> = Vec::new();
+    let mut uses: Vec<usize> = Vec::new();
+    let of_group = groups
+        .iter()
+        .map(|(_, _, nodes)| {
+            let id = *ids.entry(nodes).or_insert_with(|| {
+                sets.push(nodes);
+                uses.push(0);
+                sets.len() - 1
+            });
+            uses[id] += 1;
+            id
+        })
+        .collect();
+    (sets, of_group, uses)
 }
 
 impl Table {
     /// The table of one run.
     pub fn of(log: &Log) -> Table {
-        let mut cache = StatsCache::default();
-        let mut rows = Vec::new();
-        let mut by_name: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-        for (i, n) in log.nodes.iter().enumerate() {
-            if let Some(pn) = log.probe_name(i as u32).filter(|_| !n.samples.is_empty()) {
-                by_name.entry(pn).or_default().push(i as u32);
-            }
-        }
-        for (pn, nodes) in by_name {
-            let spans = nodes.iter().map(|&n| log.nodes[n as usize].samples.len() as u64).sum();
-            let stats = cache.get(log, &nodes);
-            rows.push(Row { mode: PathMode::Probe, path: pn.to_owned(), spans, key_value: false, stats });
-        }
-        let mut by_path: BTreeMap<String, (PathMode, Vec<u32>)> = BTreeMap::new();
-        for mode in PathMode::PATHS {
-            for node in 0..log.nodes.len() as u32 {
-                by_path.entry(path_key(log, node, mode)).or_insert_with(|| (mode, Vec::new())).1.push(node);
-            }
-        }
-        for (path, (mode, nodes)) in by_path {
-            let spans = nodes.iter().map(|&n| log.nodes[n as usize].opened).sum();
-            let key_value = nodes.iter().all(|&n| matches!(log.nodes[n as usize].label, Label::KeyValue(..)));
-            let stats = cache.get(log, &nodes);
-            rows.push(Row { mode, path, spans, key_value, stats });
-        }
+        let groups = groups(log);
+        let (sets, of_group, mut uses) = distinct_sets(&groups);
+        let mut stats = stats_of_sets(log, &sets);
+        let rows = groups
+            .into_iter()
+            .zip(of_group)
+            .map(|((mode, path, nodes), set)| {
+                let node = |n: &u32| &log.nodes[*n as usize];
+                let spans = match mode {
+                    PathMode::Probe => nodes.iter().map(|n| node(n).samples.len() as u64).sum(),
+                    _ => nodes.iter().map(|n| node(n).opened).sum(),
+                };
+                let key_value =
+                    mode != PathMode::Probe && nodes.iter().all(|n| matches!(node(n).label, Label::KeyValue(..)));
+                // The last row of a set takes its statistics, the others copy them.
+                uses[set] -= 1;
+                let stats = if uses[set] == 0 { std::mem::take(&mut stats[set]) } else { stats[set].clone() };
+                Row { mode, path, spans, key_value, stats }
+            })
+            .collect();
         Table { rows }
     }
 

@@ -169,11 +169,10 @@ impl Pairing {
             );
             return;
         };
-        let closing: Vec<Open> = stack.drain(at..).collect();
         if above > 0 {
-            for o in closing[1..].iter() {
+            for o in &stack[at + 1..] {
                 if let Open::Scope { node, kind: k, line: opened, .. } = *o {
-                    let name = self.log.probe_name(node).unwrap_or("").to_owned();
+                    let name = self.log.probe_name(node).unwrap_or("");
                     diags.report(
                         Severity::Warning,
                         "evobench.unclosed-scope",
@@ -183,7 +182,9 @@ impl Pairing {
                 }
             }
         }
-        let Open::Scope { node, thread, weight, line: opened, start, .. } = closing[0] else { return };
+        let closing = stack[at];
+        stack.truncate(at);
+        let Open::Scope { node, thread, weight, line: opened, start, .. } = closing else { return };
         if kind == ScopeKind::Probe && self.log.probe_name(node) != Some(&*t.pn) {
             let name = self.log.probe_name(node).unwrap_or("").to_owned();
             diags.report(

@@ -150,13 +150,13 @@ impl Reader {
                 );
             }
         }
-        match record {
-            Record::TStart(t) => self.pairing.open(ScopeKind::Process, &t, n, diags),
-            Record::TThreadStart(t) => self.pairing.open(ScopeKind::Thread, &t, n, diags),
-            Record::TS(t) => self.pairing.open(ScopeKind::Probe, &t, n, diags),
-            Record::TE(t) => self.pairing.close(ScopeKind::Probe, &t, n, diags),
-            Record::TThreadEnd(t) => self.pairing.close(ScopeKind::Thread, &t, n, diags),
-            Record::TEnd(t) => self.pairing.close(ScopeKind::Process, &t, n, diags),
+        match &record {
+            Record::TStart(t) => self.pairing.open(ScopeKind::Process, t, n, diags),
+            Record::TThreadStart(t) => self.pairing.open(ScopeKind::Thread, t, n, diags),
+            Record::TS(t) => self.pairing.open(ScopeKind::Probe, t, n, diags),
+            Record::TE(t) => self.pairing.close(ScopeKind::Probe, t, n, diags),
+            Record::TThreadEnd(t) => self.pairing.close(ScopeKind::Thread, t, n, diags),
+            Record::TEnd(t) => self.pairing.close(ScopeKind::Process, t, n, diags),
             _ => {}
         }
         Ok(())

@@ -119,3 +119,88 @@ fn other_input_is_not_this_format() {
     assert_eq!(EvobenchFormat.sniff(SniffInput { at_eof: true, ..head }), Sniff::No);
     assert_eq!(EvobenchFormat.sniff(SniffInput { head: b"{\"T\":1}", at_eof: false, name: "" }), Sniff::No);
 }
+
+/// A timing line as the current probes library writes it (the spec's example).
+const CURRENT_LINE: &str = r#"{"TS":{"pn":"main|fib","pid":14592,"tid":14592,"n":1,"r":{"sec":1795323144,"nsec":933128705},"u":{"sec":0,"usec":0},"s":{"sec":0,"usec":0},"maxrss":3212,"minflt":141,"majflt":0,"inblock":0,"oublock":8,"nvcsw":0,"nivcsw":0}}"#;
+
+/// serde_json's reading of a line, errors as text.
+fn by_serde(line: &[u8]) -> Result<record::Record<'_>, String> {
+    serde_json::from_slice(line).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_fast_path_takes_every_timing_line_and_reads_it_as_serde_does() {
+    let v1 = std::fs::read(corpus("evobench/bench-v1-sum_of_fibs.log")).unwrap();
+    let synthetic = t("TThreadEnd", "a|b", 7, 123_456_789);
+    let lines = v1.split(|&b| b == b'\n').chain([CURRENT_LINE.as_bytes(), synthetic.trim_end().as_bytes()]);
+    let mut fast_lines = 0;
+    for line in lines.filter(|l| l.starts_with(b"{\"T")) {
+        let fast = fast::timing_record(line);
+        assert!(fast.is_some(), "{}", String::from_utf8_lossy(line));
+        assert_eq!(fast.map(Ok), Some(by_serde(line)));
+        fast_lines += 1;
+    }
+    assert_eq!(fast_lines, 1737 - 2 - 40 + 2);
+}
+
+/// Pieces that make a line unusual: whitespace, other number forms, null,
+/// escapes, unknown or repeated keys, stray brackets, non-ASCII bytes.
+const PIECES: [&str; 24] = [
+    "",
+    " ",
+    "0",
+    "01",
+    "-1",
+    "-0",
+    "null",
+    "1.5",
+    "1e3",
+    "\\u0041",
+    "\\\"",
+    "99999999999999999999",
+    "4294967296",
+    "9223372036854775808",
+    "\"x\":1,",
+    "\"pn\":\"a\",",
+    "\"n\":2,",
+    "}",
+    "{",
+    ",",
+    "\"",
+    "é",
+    "\u{1}",
+    "[]",
+];
+
+/// The places in `line` next to a JSON structural character, where
+/// [`PIECES`] go.
+fn boundaries(line: &[u8]) -> Vec<usize> {
+    let structural = |i: usize| line.get(i).is_some_and(|b| b"{}[],:\"".contains(b));
+    (0..=line.len()).filter(|&i| structural(i) || (i > 0 && structural(i - 1))).collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+
+    #[test]
+    fn the_fast_path_never_disagrees_with_serde(
+        base in 0..3usize,
+        edits in proptest::collection::vec(
+            (proptest::prelude::any::<proptest::sample::Index>(), 0..4usize, 0..PIECES.len()),
+            0..4,
+        ),
+    ) {
+        let synthetic = t("TE", "x|y", 3, 42);
+        let bases = [CURRENT_LINE, synthetic.trim_end(), "{\"T\":{\"pn\":\"-\",\"tid\":1,\"t\":{\"sec\":1,\"nsec\":2}}}"];
+        let mut line = bases[base].as_bytes().to_vec();
+        for (at, cut, piece) in edits {
+            let places = boundaries(&line);
+            let from = places[at.index(places.len())];
+            let to = (from + cut).min(line.len());
+            line.splice(from..to, PIECES[piece].bytes());
+        }
+        if let Some(fast) = fast::timing_record(&line) {
+            proptest::prop_assert_eq!(Ok(fast), by_serde(&line));
+        }
+    }
+}
