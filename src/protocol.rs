@@ -7,6 +7,7 @@
 //! page ignores anything from a run it no longer waits for.
 
 use longpole_core::analysis::evobench::Change;
+use longpole_core::export::run::Target;
 use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{RowBars, Viewport};
@@ -112,6 +113,9 @@ pub enum Request {
 /// What an [`Request::Export`] makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Export {
+    /// The run in another tool's format (Chrome trace, speedscope, folded
+    /// stacks, SVG, single-file HTML report).
+    Run(Target),
     /// Folded stacks (inferno / FlameGraph) of one timing kind (its index).
     Folded(u8),
     /// Every timing kind's statistics as CSV.

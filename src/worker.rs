@@ -11,6 +11,7 @@ use js_sys::{Array, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
 use longpole_core::export::evobench::{statistics_csv, statistics_xlsx};
 use longpole_core::export::flame::folded;
+use longpole_core::export::run::{export, full_view};
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::layout::{flame, graph};
@@ -19,7 +20,7 @@ use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
 use longpole_core::report::evobench::{analysis_comparison, runs};
-use longpole_core::view::{EvobenchView, RunView, TaskDetails};
+use longpole_core::view::{RunView, TaskDetails};
 use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -108,6 +109,11 @@ fn answer(loaded: &Shared, request: Request) {
         }
         Request::Export { run, what } if run == l.run => {
             let (name, mime, bytes) = match what {
+                Export::Run(target) => {
+                    let Some(bytes) = export(&l.analysis, target, 0) else { return };
+                    let stem = l.analysis.inputs.first().map_or("longpole", |i| i.name.as_str());
+                    (format!("{stem}.{}", target.extension()), target.mime(), bytes)
+                }
                 Export::Folded(kind) => {
                     let Some(graph) = l.view.as_ref().and_then(RunView::flame) else { return };
                     let m = usize::from(kind);
@@ -201,7 +207,7 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
             let (index, view) = match analysis.datasets.first() {
                 Some(d) => {
                     let index = TimelineIndex::new(&d.model);
-                    let view = RunView { evobench: EvobenchView::of(&analysis), ..RunView::of(d, &index) };
+                    let view = full_view(&analysis, d, &index);
                     (index, Some(view))
                 }
                 None => (TimelineIndex::default(), None),

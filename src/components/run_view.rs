@@ -14,9 +14,10 @@ use super::tables::Tables;
 use super::timeline::Timeline;
 use crate::format::{bytes, group, millis};
 use crate::hooks::AnalysisWorker;
-use crate::protocol::{Request, RunId};
+use crate::protocol::{Export, Request, RunId};
 use crate::state::{Action, Explore, Tab};
 use longpole_core::dump::duration_label;
+use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::view::{EvobenchView, GhcView, MalView, PathView, RunView as View};
 use longpole_core::Summary;
@@ -203,6 +204,20 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     <strong>{ s.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ") }</strong>
                     { " · " }<span data-testid="detected-format" title={v.format.title()}>{ v.format.name() }</span>
                     { format!(" · {records} · {} warnings · read {} in {}", group(warnings), bytes(read), millis(props.elapsed_ms)) }
+                    <details class="export-menu" data-testid="export-menu">
+                        <summary class="button small">{ "⤓ Export" }</summary>
+                        <div class="menu">
+                            { for [(Target::Chrome, "Chrome trace (Perfetto)", "export-chrome"), (Target::Speedscope, "speedscope", "export-speedscope"),
+                                   (Target::Folded, "folded stacks", "export-folded-run"), (Target::Html, "HTML report (one file)", "export-html")]
+                                .into_iter().map(|(target, label, testid)| {
+                                    let (worker, run) = (props.worker.clone(), props.run);
+                                    let onclick = Callback::from(move |_: MouseEvent| {
+                                        worker.send(&Request::Export { run, what: Export::Run(target) }, &[]);
+                                    });
+                                    html! { <button class="button small" {onclick} data-testid={testid}>{ label }</button> }
+                                }) }
+                        </div>
+                    </details>
                     <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
                 </p>
                 <p class="numbers">

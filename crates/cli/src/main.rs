@@ -5,6 +5,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use longpole_core::analysis::evobench::Field;
+use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
@@ -53,14 +54,18 @@ enum Command {
         #[arg(long, default_value = "real")]
         kind: TimingKind,
     },
-    /// Write an evobench log's statistics or flame graph to a file.
+    /// Write a run in another tool's format: a Chrome trace (Perfetto,
+    /// chrome://tracing), a speedscope file, folded stacks (inferno,
+    /// FlameGraph), the timeline as SVG, a single-file HTML report; for an
+    /// evobench log also its statistics as CSV or the evaluator's workbook.
     Export {
-        /// The evobench log.
-        file: PathBuf,
+        /// The input files, read together as for `analyze`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// What to write.
         #[arg(long, value_enum)]
-        what: Export,
-        /// For `folded`: the timing kind (real, cpu, sys, ctx).
+        to: Export,
+        /// For folded stacks of an evobench log: the timing kind (real, cpu, sys, ctx).
         #[arg(long, default_value = "real")]
         kind: TimingKind,
         /// Where to write.
@@ -93,11 +98,19 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Export {
-    /// Folded stacks of self times, for inferno or FlameGraph.
+    /// A Chrome trace (JSON).
+    Chrome,
+    /// A speedscope file.
+    Speedscope,
+    /// Folded stacks (a flame graph's self times, or each task's duration in µs).
     Folded,
-    /// Every timing kind's statistics as CSV.
+    /// The timeline as a standalone SVG.
+    Svg,
+    /// A single self-contained HTML report.
+    Html,
+    /// evobench: every timing kind's statistics as CSV.
     Csv,
-    /// The evaluator's workbook, one sheet per timing kind.
+    /// evobench: the evaluator's workbook, one sheet per timing kind.
     Xlsx,
 }
 
@@ -162,15 +175,34 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Export { file, what, kind, output } => {
-            let analysis = reconcile(vec![read(&file)?]);
-            let Some(run) = evobench::runs(&analysis).into_iter().next() else {
-                bail!("{} is a {}, not an evobench log", file.display(), analysis.inputs[0].format.title());
+        Command::Export { files, to, kind, output } => {
+            let inputs = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+            let analysis = reconcile(inputs);
+            let target = match to {
+                Export::Chrome => Some(Target::Chrome),
+                Export::Speedscope => Some(Target::Speedscope),
+                Export::Folded => Some(Target::Folded),
+                Export::Svg => Some(Target::Svg),
+                Export::Html => Some(Target::Html),
+                Export::Csv | Export::Xlsx => None,
             };
-            let bytes = match what {
-                Export::Folded => export::flame::folded(&run.flame(), kind.index()).into_bytes(),
-                Export::Csv => export::evobench::statistics_csv(&run.table).into_bytes(),
-                Export::Xlsx => export::evobench::statistics_xlsx(&run.table),
+            let bytes = match target {
+                Some(target) => {
+                    let Some(bytes) = export::run::export(&analysis, target, kind.index()) else {
+                        bail!("the input holds no run to export");
+                    };
+                    bytes
+                }
+                None => {
+                    let Some(run) = evobench::runs(&analysis).into_iter().next() else {
+                        bail!("{} is a {}, not an evobench log", files[0].display(), analysis.inputs[0].format.title());
+                    };
+                    if matches!(to, Export::Csv) {
+                        export::evobench::statistics_csv(&run.table).into_bytes()
+                    } else {
+                        export::evobench::statistics_xlsx(&run.table)
+                    }
+                }
             };
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }

@@ -216,7 +216,7 @@ fn export_writes_folded_stacks_csv_and_a_workbook() {
     for (what, file) in [("folded", "out.folded"), ("csv", "out.csv"), ("xlsx", "out.xlsx")] {
         let out = Command::cargo_bin("longpole")
             .unwrap()
-            .args(["export", "--what", what, "-o"])
+            .args(["export", "--to", what, "-o"])
             .arg(dir.join(file))
             .arg(&log)
             .output()
@@ -232,11 +232,39 @@ fn export_writes_folded_stacks_csv_and_a_workbook() {
     assert_eq!(&std::fs::read(dir.join("out.xlsx")).unwrap()[..2], b"PK");
     let err = Command::cargo_bin("longpole")
         .unwrap()
-        .args(["export", "--what", "csv", "-o"])
+        .args(["export", "--to", "csv", "-o"])
         .arg(dir.join("x.csv"))
         .arg(corpus("distbuild/edge.log"))
         .output()
         .unwrap();
     assert!(!err.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn export_writes_every_run_to_chrome_speedscope_folded_svg_and_html() {
+    let dir = std::env::temp_dir().join(format!("longpole-cli-export-all-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = corpus("distbuild/edge.log");
+    for to in ["chrome", "speedscope", "folded", "svg", "html"] {
+        let out = Command::cargo_bin("longpole")
+            .unwrap()
+            .args(["export", "--to", to, "-o"])
+            .arg(dir.join(format!("out.{to}")))
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let chrome: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("out.chrome")).unwrap()).unwrap();
+    let events = chrome["traceEvents"].as_array().unwrap();
+    assert_eq!(events.iter().find(|e| e["ph"] == "M").unwrap()["args"]["name"], "Critical Path");
+    assert!(events.iter().any(|e| e["ph"] == "X"));
+    let speedscope: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("out.speedscope")).unwrap()).unwrap();
+    assert!(!speedscope["profiles"].as_array().unwrap().is_empty());
+    assert!(std::fs::read_to_string(dir.join("out.svg")).unwrap().starts_with("<svg"));
+    let html = std::fs::read_to_string(dir.join("out.html")).unwrap();
+    assert!(html.starts_with("<!doctype html>") && html.contains("<svg") && !html.contains("<script"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,9 +1,15 @@
 //! Tables as files: CSV (RFC 4180) and JSON (an array of objects); an
 //! `.xlsx` workbook ([`xlsx`]); evobench's statistics ([`evobench`]);
-//! flame graphs as folded stacks ([`flame`]).
+//! flame graphs as folded stacks ([`flame`]); any run as a Chrome trace
+//! ([`chrome`]), a speedscope file ([`speedscope`]) or a single-file HTML
+//! report ([`html`]), all through [`run::export`].
 
+pub mod chrome;
 pub mod evobench;
 pub mod flame;
+pub mod html;
+pub mod run;
+pub mod speedscope;
 pub mod xlsx;
 
 use serde_json::{Map, Value};

@@ -314,7 +314,9 @@ impl Replay {
                 let t = match self.open.get_mut(&key).and_then(Vec::pop) {
                     Some(t) => {
                         let task = self.b.get_mut(t);
-                        task.end = Some(time.max(task.start.unwrap_or(time)));
+                        let end = time.max(task.start.unwrap_or(time));
+                        task.end = Some(end);
+                        self.window = self.window.map(|(a, b)| (a.min(end), b.max(end)));
                         if let Some(size) = e.size.filter(|&s| s > 0) {
                             task.bytes = Some((size as u64).saturating_mul(1 << 20));
                         }

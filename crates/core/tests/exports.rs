@@ -1,0 +1,106 @@
+//! Every format's runs exported to the ecosystem's formats: speedscope files
+//! that keep speedscope's rules (frames in range, events in time order,
+//! opens and closes balanced), Chrome traces whose slices nest on every
+//! thread, folded stacks, and self-contained HTML reports.
+
+use longpole_core::export::run::{export, Target};
+use longpole_core::ingest::read_bytes;
+use serde_json::Value;
+use std::path::PathBuf;
+
+const INPUTS: [&str; 6] = [
+    "distbuild/edge.log",
+    "ghc-eventlog/testlog.eventlog",
+    "monetdb-mal/stethoscope/q01_Jun2020.json",
+    "ninja-log/kati-v5.ninja_log",
+    "evobench/bench-v1-sum_of_fibs.log",
+    "monetdb-mal/distributed/supervisor.json",
+];
+
+fn analysis(rel: &str) -> longpole_core::Analysis {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
+    longpole_core::reconcile(vec![read_bytes(rel, &std::fs::read(path).unwrap(), 4096).unwrap()])
+}
+
+fn json(a: &longpole_core::Analysis, target: Target) -> Value {
+    serde_json::from_slice(&export(a, target, 0).unwrap()).unwrap()
+}
+
+#[test]
+fn speedscope_files_keep_speedscope_s_rules() {
+    for rel in INPUTS {
+        let f = json(&analysis(rel), Target::Speedscope);
+        assert_eq!(f["$schema"], "https://www.speedscope.app/file-format-schema.json");
+        let frames = f["shared"]["frames"].as_array().unwrap().len() as u64;
+        let profiles = f["profiles"].as_array().unwrap();
+        assert!(!profiles.is_empty(), "{rel}");
+        for p in profiles {
+            assert_eq!(p["type"], "evented");
+            let (mut at, mut stack) = (p["startValue"].as_i64().unwrap(), Vec::new());
+            for e in p["events"].as_array().unwrap() {
+                let (t, frame) = (e["at"].as_i64().unwrap(), e["frame"].as_u64().unwrap());
+                assert!(frame < frames && t >= at, "{rel}: {e}");
+                at = t;
+                match e["type"].as_str().unwrap() {
+                    "O" => stack.push(frame),
+                    _ => assert_eq!(stack.pop(), Some(frame), "{rel}: unbalanced close"),
+                }
+            }
+            assert!(stack.is_empty() && at <= p["endValue"].as_i64().unwrap(), "{rel}");
+        }
+    }
+}
+
+#[test]
+fn chrome_traces_nest_on_every_thread() {
+    for rel in INPUTS {
+        let t = json(&analysis(rel), Target::Chrome);
+        let events = t["traceEvents"].as_array().unwrap();
+        let mut by_thread: std::collections::BTreeMap<(u64, u64), Vec<(f64, f64)>> = Default::default();
+        for e in events.iter().filter(|e| e["ph"] == "X") {
+            let (ts, dur) = (e["ts"].as_f64().unwrap(), e["dur"].as_f64().unwrap());
+            assert!(dur > 0.0, "{rel}: {e}");
+            by_thread.entry((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap())).or_default().push((ts, ts + dur));
+        }
+        assert!(!by_thread.is_empty(), "{rel}");
+        for ((pid, tid), mut spans) in by_thread {
+            spans.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            // Slices on one thread follow one another (rows never overlap),
+            // except the Critical Path process, whose steps may overlap.
+            if pid > 2 || events.iter().all(|e| e["args"]["name"] != "Critical Path") {
+                for w in spans.windows(2) {
+                    assert!(w[0].1 <= w[1].0 + 1e-6, "{rel}: pid {pid} tid {tid} {w:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn distbuild_exports_lead_with_ya_s_critical_path_process() {
+    let t = json(&analysis("distbuild/edge.log"), Target::Chrome);
+    let names: Vec<&str> = t["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "process_name")
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[0], "Critical Path");
+    assert_eq!(names.last().copied(), Some("distbuild/edge.log"));
+}
+
+#[test]
+fn folded_stacks_and_html_reports() {
+    for rel in INPUTS {
+        let a = analysis(rel);
+        let folded = String::from_utf8(export(&a, Target::Folded, 0).unwrap()).unwrap();
+        for line in folded.lines() {
+            let (stack, count) = line.rsplit_once(' ').unwrap();
+            assert!(!stack.is_empty() && count.parse::<u64>().is_ok(), "{rel}: {line}");
+        }
+        let html = String::from_utf8(export(&a, Target::Html, 0).unwrap()).unwrap();
+        assert!(html.starts_with("<!doctype html>") && html.contains("<svg"), "{rel}");
+        assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="), "{rel}");
+    }
+}
