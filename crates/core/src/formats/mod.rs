@@ -9,6 +9,7 @@ pub mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
+pub mod starrocks_profile;
 pub mod ya_evlog;
 pub mod ya_graph;
 
@@ -32,6 +33,8 @@ pub enum FormatId {
     MonetdbMal,
     /// An evobench benchmark log (NDJSON of probe timings).
     Evobench,
+    /// A StarRocks query profile (text or JSON).
+    StarRocks,
 }
 
 impl FormatId {
@@ -44,6 +47,7 @@ impl FormatId {
             FormatId::GhcEventlog => "ghc-eventlog",
             FormatId::MonetdbMal => "monetdb-mal",
             FormatId::Evobench => "evobench",
+            FormatId::StarRocks => "starrocks",
         }
     }
 
@@ -56,6 +60,7 @@ impl FormatId {
             FormatId::GhcEventlog => "GHC eventlog",
             FormatId::MonetdbMal => "MonetDB MAL trace",
             FormatId::Evobench => "evobench log",
+            FormatId::StarRocks => "StarRocks query profile",
         }
     }
 }
@@ -125,6 +130,8 @@ pub enum Parsed {
     MonetdbMal(Box<monetdb_mal::MalTrace>),
     /// An evobench log's call tree, samples and spans.
     Evobench(Box<evobench::Log>),
+    /// A StarRocks query profile's tree, every line of it.
+    StarRocks(Box<starrocks_profile::Profile>),
 }
 
 impl Parsed {
@@ -137,6 +144,7 @@ impl Parsed {
             Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
             Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
             Parsed::Evobench(_) => FormatId::Evobench,
+            Parsed::StarRocks(_) => FormatId::StarRocks,
         }
     }
 
@@ -146,6 +154,7 @@ impl Parsed {
         match self {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
+            Parsed::StarRocks(profile) => Some(profile.write()),
             Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
         }
     }
@@ -185,6 +194,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ya_evlog::YaEvlogFormat,
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
+    &starrocks_profile::StarRocksFormat,
 ];
 
 /// The outcome of running every sniffer over a head.

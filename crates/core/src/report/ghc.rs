@@ -15,7 +15,7 @@ const TEXT_THREADS: usize = 10;
 fn run_of(d: &Dataset) -> Option<&GhcRun> {
     match &d.detail {
         Detail::Ghc(run) => Some(run),
-        Detail::Ya | Detail::Mal(_) | Detail::Evobench(_) => None,
+        Detail::Ya | Detail::Mal(_) | Detail::Evobench(_) | Detail::StarRocks(_) => None,
     }
 }
 

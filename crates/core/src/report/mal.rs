@@ -17,7 +17,7 @@ const TOP: usize = 10;
 fn run_of(d: &Dataset) -> Option<&MalRun> {
     match &d.detail {
         Detail::Mal(run) => Some(run),
-        Detail::Ya | Detail::Ghc(_) | Detail::Evobench(_) => None,
+        Detail::Ya | Detail::Ghc(_) | Detail::Evobench(_) | Detail::StarRocks(_) => None,
     }
 }
 

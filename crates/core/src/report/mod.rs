@@ -5,6 +5,7 @@
 pub mod evobench;
 mod ghc;
 mod mal;
+mod starrocks;
 mod ya;
 
 pub use ya::YaReport;
@@ -97,6 +98,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
             Detail::Ghc(_) => ghc_json(d),
             Detail::Mal(_) => mal::mal_json(d),
             Detail::Evobench(_) => evobench_json(d),
+            Detail::StarRocks(_) => starrocks::starrocks_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -144,6 +146,7 @@ pub fn dataset_text(d: &Dataset) -> String {
         Detail::Ghc(_) => ghc_text(d),
         Detail::Mal(_) => mal::mal_text(d),
         Detail::Evobench(_) => evobench_text(d),
+        Detail::StarRocks(_) => starrocks::starrocks_text(d),
     }
 }
 

@@ -17,11 +17,13 @@ mod evobench;
 mod ghc;
 mod mal;
 mod program;
+mod starrocks;
 
 pub use evobench::{show_value, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
+pub use starrocks::{OperatorRow, SkewRow, StarRocksView};
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +138,8 @@ pub struct RunView {
     /// evobench runs: flame graph, statistics, runs and their summary (set
     /// from the whole analysis: [`EvobenchView::of`]).
     pub evobench: Option<EvobenchView>,
+    /// A StarRocks profile's operators, pipelines, skew, checks and hints.
+    pub starrocks: Option<StarRocksView>,
 }
 
 /// Task counts by role.
@@ -227,6 +231,7 @@ impl RunView {
             Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
             Detail::Mal(run) => RunView::of_mal(&d.model, run, index),
             Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
+            Detail::StarRocks(run) => RunView::of_starrocks(&d.model, run, index),
         }
     }
 
@@ -273,7 +278,7 @@ impl RunView {
 
     /// The run's flame graph, if its format has one.
     pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
-        self.evobench.as_ref().map(|e| &e.flame)
+        self.evobench.as_ref().map(|e| &e.flame).or(self.starrocks.as_ref().map(|s| &s.flame))
     }
 
     /// A run's lanes, kinds and window, and nothing else yet: what every
@@ -298,6 +303,7 @@ impl RunView {
             ghc: None,
             mal: None,
             evobench: None,
+            starrocks: None,
         }
     }
 }
