@@ -268,3 +268,54 @@ fn export_writes_every_run_to_chrome_speedscope_folded_svg_and_html() {
     assert!(html.starts_with("<!doctype html>") && html.contains("<svg") && !html.contains("<script"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn analyze_json_follows_the_starrocks_contract() {
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["analyze", "--format", "json"])
+        .arg(corpus("starrocks-profile/starrocks-3.5.2-profile1.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "starrocks");
+    let s = &v["starrocks"];
+    assert_eq!(s["query_id"], "c025364c-a999-11f0-a663-f62b9654e895");
+    assert_eq!(s["state"], "Finished");
+    assert_eq!(s["total_ms"], 581000);
+    assert_eq!(
+        (s["fragments"].as_u64(), s["pipelines"].as_u64(), s["operators"].as_u64()),
+        (Some(3), Some(12), Some(27))
+    );
+    assert_eq!(v["critical_path"]["tasks"].as_array().unwrap().len(), 27);
+    assert!(v["diagnostics"].as_array().unwrap().is_empty());
+    assert_eq!(v["starrocks_pipelines"].as_array().unwrap().len(), 12);
+}
+
+#[test]
+fn a_running_profile_reads_with_a_diagnostic_and_text_gives_hints() {
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .arg("analyze")
+        .arg(corpus("starrocks-profile/starrocks-3.5.2-profile4.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("line 8: info [starrocks.unfinished]"), "{text}");
+    assert!(text.contains("Where the pipelines' time went"), "{text}");
+    assert!(text.contains("cannot hand on its output most of the time"), "{text}");
+}
+
+#[test]
+fn rewrite_gives_back_a_starrocks_profile_byte_for_byte() {
+    let dir = std::env::temp_dir().join(format!("longpole-starrocks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("back.txt");
+    let input = corpus("starrocks-profile/starrocks-3.5.2-profile1.txt");
+    let out = Command::cargo_bin("longpole").unwrap().arg("rewrite").arg(&input).arg("-o").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&input).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,6 +1,6 @@
 //! Never panic on input: arbitrary bytes, log-like lines made of real
 //! event names with missing, extra and garbled fields, and corpus eventlogs,
-//! MAL traces and evobench logs with bytes changed (evobench lines also
+//! MAL traces, evobench logs and StarRocks profiles with bytes changed (evobench lines also
 //! swapped) and cut short go through every reader (and the analyses, views,
 //! exports and dumps) without a panic, and give the same result at any
 //! chunk size.
@@ -65,6 +65,29 @@ fn run(data: &[u8], chunk: usize) -> String {
         }
         Err(e) => e.to_string(),
     }
+}
+
+/// The first `lines` lines of `text` with lines swapped, bytes changed and
+/// cut short (at 40 bytes at the least).
+fn damage(
+    text: &[u8],
+    lines: usize,
+    swaps: &[(prop::sample::Index, prop::sample::Index)],
+    edits: &[(prop::sample::Index, u8)],
+    cut: prop::sample::Index,
+) -> Vec<u8> {
+    let mut lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').take(lines).collect();
+    for (a, b) in swaps {
+        let (a, b) = (a.index(lines.len()), b.index(lines.len()));
+        lines.swap(a, b);
+    }
+    let mut data = lines.concat();
+    for (at, byte) in edits {
+        let i = at.index(data.len());
+        data[i] = *byte;
+    }
+    data.truncate(cut.index(data.len() + 1).max(40));
+    data
 }
 
 fn line() -> impl Strategy<Value = String> {
@@ -185,18 +208,32 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         chunk in 1usize..5000,
     ) {
-        let log = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/evobench/bench-v1-sum_of_fibs.log")).unwrap();
-        let mut lines: Vec<&[u8]> = log.split_inclusive(|&b| b == b'\n').take(300).collect();
-        for (a, b) in swaps {
-            let (a, b) = (a.index(lines.len()), b.index(lines.len()));
-            lines.swap(a, b);
-        }
-        let mut data = lines.concat();
-        for (at, byte) in edits {
-            let i = at.index(data.len());
-            data[i] = byte;
-        }
-        data.truncate(cut.index(data.len() + 1).max(40));
+        let log = corpus("evobench", "bench-v1-sum_of_fibs.log");
+        let data = damage(&log, 300, &swaps, &edits, cut);
         prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A damaged profile: bytes changed, lines swapped, cut short. Read, it
+    /// never panics, gives the same result at any chunk size, and (read as a
+    /// profile) prints back to the same bytes when they are UTF-8.
+    #[test]
+    fn damaged_starrocks_profiles_never_panic_and_print_back(
+        file in prop::sample::select(vec!["starrocks-3.5.2-profile2.txt", "starrocks-3.5.2-test_profile.txt"]),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b" -:\n\ra0(".to_vec())), 0..12),
+        swaps in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 0..6),
+        cut in any::<prop::sample::Index>(),
+        chunk in 1usize..5000,
+    ) {
+        let data = damage(&corpus("starrocks-profile", file), usize::MAX, &swaps, &edits, cut);
+        prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
+        if let Ok(input) = read_bytes("fuzz", &data, chunk) {
+            if let Parsed::StarRocks(p) = &input.parsed {
+                prop_assert_eq!(p.write(), data);
+            }
+        }
     }
 }

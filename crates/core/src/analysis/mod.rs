@@ -7,5 +7,6 @@ pub mod flame;
 pub mod ghc;
 pub mod graph;
 pub mod mal;
+pub mod starrocks;
 pub mod top;
 pub mod ya_stat;

@@ -10,6 +10,7 @@ pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ninja_log;
+pub mod starrocks_profile;
 pub mod ya_evlog;
 pub mod ya_graph;
 
@@ -35,6 +36,8 @@ pub enum FormatId {
     NinjaLog,
     /// An evobench benchmark log (NDJSON of probe timings).
     Evobench,
+    /// A StarRocks query profile (text or JSON).
+    StarRocks,
 }
 
 impl FormatId {
@@ -48,6 +51,7 @@ impl FormatId {
             FormatId::MonetdbMal => "monetdb-mal",
             FormatId::NinjaLog => "ninja-log",
             FormatId::Evobench => "evobench",
+            FormatId::StarRocks => "starrocks",
         }
     }
 
@@ -61,6 +65,7 @@ impl FormatId {
             FormatId::MonetdbMal => "MonetDB MAL trace",
             FormatId::NinjaLog => "ninja log",
             FormatId::Evobench => "evobench log",
+            FormatId::StarRocks => "StarRocks query profile",
         }
     }
 }
@@ -132,6 +137,8 @@ pub enum Parsed {
     NinjaLog(ninja_log::NinjaLog),
     /// An evobench log's call tree, samples and spans.
     Evobench(Box<evobench::Log>),
+    /// A StarRocks query profile's tree, every line of it.
+    StarRocks(Box<starrocks_profile::Profile>),
 }
 
 impl Parsed {
@@ -145,6 +152,7 @@ impl Parsed {
             Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
             Parsed::NinjaLog(_) => FormatId::NinjaLog,
             Parsed::Evobench(_) => FormatId::Evobench,
+            Parsed::StarRocks(_) => FormatId::StarRocks,
         }
     }
 
@@ -155,6 +163,7 @@ impl Parsed {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
             Parsed::NinjaLog(log) => Some(log.raw.clone()),
+            Parsed::StarRocks(profile) => Some(profile.write()),
             Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
         }
     }
@@ -195,6 +204,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
     &ninja_log::NinjaLogFormat,
+    &starrocks_profile::StarRocksFormat,
 ];
 
 /// The outcome of running every sniffer over a head.

@@ -10,6 +10,7 @@ pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ninja_log;
+pub mod starrocks;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -69,6 +70,8 @@ pub enum Detail {
     Ninja(Box<ninja_log::NinjaRun>),
     /// An evobench run's call tree and statistics.
     Evobench(Box<evobench::EvobenchRun>),
+    /// A StarRocks query's fragments, pipelines, operators, checks and skew.
+    StarRocks(Box<starrocks::StarRocksRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -94,6 +97,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut traces = Vec::new();
     let mut benchmarks = Vec::new();
     let mut ninja_logs = Vec::new();
+    let mut profiles = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
@@ -103,6 +107,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
             Parsed::Evobench(log) => benchmarks.push((i, log)),
             Parsed::NinjaLog(log) => ninja_logs.push((i, log)),
+            Parsed::StarRocks(profile) => profiles.push((i, profile)),
         }
         infos.push(info);
     }
@@ -185,6 +190,15 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             inputs: vec![i],
             model,
             detail: Detail::Evobench(Box::new(run)),
+        });
+    }
+    for (i, profile) in profiles {
+        let (model, run) = starrocks::reconcile(&profile, &mut infos[i].diagnostics);
+        datasets.push(Dataset {
+            format: FormatId::StarRocks,
+            inputs: vec![i],
+            model,
+            detail: Detail::StarRocks(Box::new(run)),
         });
     }
     for d in &datasets {

@@ -6,6 +6,7 @@ pub mod evobench;
 mod ghc;
 mod mal;
 mod ninja;
+mod starrocks;
 mod ya;
 
 pub use ya::YaReport;
@@ -99,6 +100,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
             Detail::Mal(_) => mal::mal_json(d),
             Detail::Ninja(_) => ninja::ninja_json(d),
             Detail::Evobench(_) => evobench_json(d),
+            Detail::StarRocks(_) => starrocks::starrocks_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -147,6 +149,7 @@ pub fn dataset_text(d: &Dataset) -> String {
         Detail::Mal(_) => mal::mal_text(d),
         Detail::Ninja(_) => ninja::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
+        Detail::StarRocks(_) => starrocks::starrocks_text(d),
     }
 }
 

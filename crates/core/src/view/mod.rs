@@ -17,11 +17,13 @@ mod evobench;
 mod ghc;
 mod mal;
 mod program;
+mod starrocks;
 
 pub use evobench::{show_value, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
+pub use starrocks::{OperatorRow, SkewRow, StarRocksView};
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,6 +140,8 @@ pub struct RunView {
     pub evobench: Option<EvobenchView>,
     /// A ninja log's builds.
     pub ninja: Option<crate::reconcile::ninja_log::NinjaRun>,
+    /// A StarRocks profile's operators, pipelines, skew, checks and hints.
+    pub starrocks: Option<StarRocksView>,
 }
 
 /// Task counts by role.
@@ -232,6 +236,7 @@ impl RunView {
                 RunView { ninja: Some((**run).clone()), ..RunView::of_program(&d.model, d.format, index) }
             }
             Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
+            Detail::StarRocks(run) => RunView::of_starrocks(&d.model, run, index),
         }
     }
 
@@ -284,7 +289,7 @@ impl RunView {
 
     /// The run's flame graph, if its format has one.
     pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
-        self.evobench.as_ref().map(|e| &e.flame)
+        self.evobench.as_ref().map(|e| &e.flame).or(self.starrocks.as_ref().map(|s| &s.flame))
     }
 
     /// A run's lanes, kinds and window, and nothing else yet: what every
@@ -310,6 +315,7 @@ impl RunView {
             mal: None,
             evobench: None,
             ninja: None,
+            starrocks: None,
         }
     }
 }

@@ -1,0 +1,325 @@
+//! What a StarRocks profile's numbers say: the driver-time identities
+//! checked, each pipeline's time broken down, the operator flame graph,
+//! skew, and bottleneck hints in plain words.
+//!
+//! **Identities** (the BE's pipeline driver and the StarRocks docs):
+//! `ScheduleTime = DriverTotalTime − ActiveTime − PendingTime`;
+//! `PendingTime = InputEmptyTime + OutputFullTime + PreconditionBlockTime + PendingFinishTime`;
+//! `InputEmptyTime = FirstInputEmptyTime + FollowupInputEmptyTime`;
+//! `ActiveTime = Σ OperatorTotalTime + OverheadTime` gives the overhead,
+//! which is not checked: `ActiveTime` counts only the driver's `process`
+//! calls, while operators are also closed (`CloseTime`) in its `finalize`,
+//! so their total may exceed it (seen on the corpus);
+//! `OperatorTotalTime = PullTotalTime + PushTotalTime + SetFinishingTime + SetFinishedTime + CloseTime`.
+//! A sub-timer the profile leaves out counts as 0, except for an
+//! operator: 3.5 prints only Pull and Push, so there the parts must not
+//! exceed the total, and must equal it only when all five are printed.
+//!
+//! **Tolerance.** Each printed time is rounded to its display resolution
+//! (`N.NNNus` 1 ns, `N.NNNms` 1 µs, `1s54ms` 1 ms, `9m41s` 1 s, `1h30m` 1 min),
+//! and merged profiles hold averages over instances, which need not have run
+//! the same operators. Two sides agree when they differ by at most the sum
+//! of their terms' resolutions plus [`RELATIVE`] of the larger side.
+
+use crate::analysis::flame::{FlameGraph, FlameNode, Measure, Unit};
+use crate::model::Nanos;
+use crate::reconcile::starrocks::{DriverTimes, OperatorTimes, StarRocksRun};
+use serde::{Deserialize, Serialize};
+
+/// Share of the larger side two sums may differ by (averaging).
+pub const RELATIVE: f64 = 0.05;
+
+/// One identity checked on one pipeline or operator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Check {
+    /// Where (`Fragment 0 · Pipeline 1`, with the operator).
+    pub at: String,
+    /// Its line.
+    pub line: u64,
+    /// The identity (`PendingTime = InputEmptyTime + …`).
+    pub rule: String,
+    /// The left side, ns.
+    pub left: Nanos,
+    /// The right side, ns.
+    pub right: Nanos,
+    /// How far they may differ, ns.
+    pub tolerance: Nanos,
+    /// They agree (for an inequality: it holds).
+    pub ok: bool,
+}
+
+/// The display resolution of a printed time, ns.
+pub fn resolution(ns: Nanos) -> Nanos {
+    match ns.abs() {
+        v if v < 1_000_000 => 1,
+        v if v < 1_000_000_000 => 1_000,
+        v if v < 60_000_000_000 => 1_000_000,
+        v if v < 3_600_000_000_000 => 1_000_000_000,
+        _ => 60_000_000_000,
+    }
+}
+
+fn tolerance(terms: &[Nanos], relative: f64, left: Nanos, right: Nanos) -> Nanos {
+    let printed: Nanos = terms.iter().map(|&t| resolution(t)).sum();
+    printed + (left.abs().max(right.abs()) as f64 * relative) as Nanos
+}
+
+/// An equality `left = Σ parts` (parts left out count as 0).
+fn equality(at: &str, line: u64, rule: &str, left: Option<Nanos>, parts: &[Option<Nanos>]) -> Option<Check> {
+    let left = left?;
+    if parts.iter().all(Option::is_none) {
+        return None;
+    }
+    let terms: Vec<Nanos> = std::iter::once(left).chain(parts.iter().flatten().copied()).collect();
+    let right: Nanos = parts.iter().flatten().sum();
+    let tolerance = tolerance(&terms, RELATIVE, left, right);
+    Some(Check {
+        at: at.to_owned(),
+        line,
+        rule: rule.to_owned(),
+        left,
+        right,
+        tolerance,
+        ok: (left - right).abs() <= tolerance,
+    })
+}
+
+fn driver_checks(at: &str, line: u64, t: &DriverTimes, out: &mut Vec<Check>) {
+    if let (Some(total), Some(active), Some(pending)) = (t.total, t.active, t.pending) {
+        out.extend(equality(
+            at,
+            line,
+            "ScheduleTime = DriverTotalTime − ActiveTime − PendingTime",
+            t.schedule,
+            &[Some(total), Some(-active), Some(-pending)],
+        ));
+    }
+    out.extend(equality(
+        at,
+        line,
+        "PendingTime = InputEmptyTime + OutputFullTime + PreconditionBlockTime + PendingFinishTime",
+        t.pending,
+        &[t.input_empty, t.output_full, t.precondition_block, t.pending_finish],
+    ));
+    out.extend(equality(
+        at,
+        line,
+        "InputEmptyTime = FirstInputEmptyTime + FollowupInputEmptyTime",
+        t.input_empty,
+        &[t.first_input_empty, t.followup_input_empty],
+    ));
+}
+
+fn operator_check(at: &str, line: u64, t: &OperatorTimes) -> Option<Check> {
+    let parts = [t.pull, t.push, t.set_finishing, t.set_finished, t.close];
+    let rule = "OperatorTotalTime = PullTotalTime + PushTotalTime + SetFinishingTime + SetFinishedTime + CloseTime";
+    if parts.iter().all(Option::is_some) {
+        return equality(at, line, rule, t.total, &parts);
+    }
+    let total = t.total?;
+    let right: Nanos = parts.iter().flatten().sum();
+    let terms: Vec<Nanos> = std::iter::once(total).chain(parts.iter().flatten().copied()).collect();
+    let tolerance = tolerance(&terms, RELATIVE, total, right);
+    Some(Check {
+        at: at.to_owned(),
+        line,
+        rule: "OperatorTotalTime ≥ PullTotalTime + PushTotalTime (the other parts are not printed)".to_owned(),
+        left: total,
+        right,
+        tolerance,
+        ok: right - total <= tolerance,
+    })
+}
+
+/// Every identity of every pipeline and operator.
+pub fn checks(run: &StarRocksRun) -> Vec<Check> {
+    let mut out = Vec::new();
+    for (_, p) in run.pipelines() {
+        driver_checks(&p.lane, p.line, &p.times, &mut out);
+        for o in &p.operators {
+            out.extend(operator_check(&format!("{} · {}", p.lane, o.label), o.line, &o.times));
+        }
+    }
+    out
+}
+
+/// Where one pipeline's driver time went, ns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineBreakdown {
+    /// `Fragment 0 · Pipeline 1`.
+    pub pipeline: String,
+    /// Its line.
+    pub line: u64,
+    /// `DriverTotalTime`.
+    pub total: Nanos,
+    /// Running operators (`ActiveTime`).
+    pub active: Nanos,
+    /// Σ `OperatorTotalTime` of its operators.
+    pub operators: Nanos,
+    /// `ActiveTime − Σ OperatorTotalTime` (can be below 0 on merged profiles).
+    pub overhead: Nanos,
+    /// Waiting for input.
+    pub input_empty: Nanos,
+    /// Waiting for downstream.
+    pub output_full: Nanos,
+    /// Waiting for hash tables and runtime filters.
+    pub precondition: Nanos,
+    /// Waiting for IO tasks after the sink finished.
+    pub pending_finish: Nanos,
+    /// Ready but not running: `ScheduleTime`, else total − active − pending.
+    pub schedule: Nanos,
+}
+
+/// Each pipeline's breakdown, in print order.
+pub fn breakdowns(run: &StarRocksRun) -> Vec<PipelineBreakdown> {
+    run.pipelines()
+        .map(|(_, p)| {
+            let t = &p.times;
+            let active = t.active.unwrap_or(0);
+            let operators: Nanos = p.operators.iter().filter_map(|o| o.times.total).sum();
+            let derived = t.total.unwrap_or(0) - active - t.pending.unwrap_or(0);
+            PipelineBreakdown {
+                pipeline: p.lane.clone(),
+                line: p.line,
+                total: t.total.unwrap_or(0),
+                active,
+                operators,
+                overhead: active - operators,
+                input_empty: t.input_empty.unwrap_or(0),
+                output_full: t.output_full.unwrap_or(0),
+                precondition: t.precondition_block.unwrap_or(0),
+                pending_finish: t.pending_finish.unwrap_or(0),
+                schedule: t.schedule.unwrap_or(derived.max(0)),
+            }
+        })
+        .collect()
+}
+
+/// A bottleneck hint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hint {
+    /// Where (a pipeline, or a pipeline and operator).
+    pub at: String,
+    /// Its line.
+    pub line: u64,
+    /// `upstream`, `downstream`, `io`, `skew` or `operator`.
+    pub kind: String,
+    /// What it means, in plain words.
+    pub text: String,
+}
+
+/// A wait is worth a hint from this share of the driver's total time.
+pub const HINT_SHARE: f64 = 0.5;
+/// Skew is worth a hint from this max/min ratio …
+pub const SKEW_RATIO: f64 = 4.0;
+/// … on a time of at least this much, ns …
+pub const SKEW_MIN_TIME: Nanos = 1_000_000;
+/// … or a row count of at least this many …
+pub const SKEW_MIN_ROWS: f64 = 10_000.0;
+/// … of these counters: the work each instance did.
+pub const SKEW_COUNTERS: [&str; 4] = ["OperatorTotalTime", "ActiveTime", "PullRowNum", "PushRowNum"];
+
+/// Hints, most important first: the heaviest operator, long waits, skew.
+pub fn hints(run: &StarRocksRun) -> Vec<Hint> {
+    let label = crate::dump::duration_label;
+    let mut out = Vec::new();
+    let heaviest = run
+        .pipelines()
+        .flat_map(|(_, p)| p.operators.iter().map(move |o| (p, o)))
+        .filter_map(|(p, o)| Some((o.times.total?, p, o)))
+        .max_by_key(|(t, ..)| *t);
+    if let Some((t, p, o)) = heaviest {
+        out.push(Hint {
+            at: format!("{} · {}", p.lane, o.label),
+            line: o.line,
+            kind: "operator".to_owned(),
+            text: format!("the heaviest operator: {} {}", o.name, label(t)),
+        });
+    }
+    for b in breakdowns(run) {
+        if b.total <= 0 {
+            continue;
+        }
+        let share = |v: Nanos| v as f64 / b.total as f64;
+        let waits = [
+            (
+                b.input_empty,
+                "upstream",
+                "waits for input most of the time: the pipelines or fragments feeding it are slow",
+            ),
+            (b.output_full, "downstream", "cannot hand on its output most of the time: what consumes it is slow"),
+            (b.pending_finish, "io", "waits for its IO tasks after finishing: the IO threads are busy"),
+            (b.precondition, "precondition", "waits for hash tables or runtime filters to be built"),
+        ];
+        for (v, kind, text) in waits {
+            if share(v) >= HINT_SHARE {
+                out.push(Hint {
+                    at: b.pipeline.clone(),
+                    line: b.line,
+                    kind: kind.to_owned(),
+                    text: format!("{text} ({} of {})", label(v), label(b.total)),
+                });
+            }
+        }
+    }
+    for s in &run.skew {
+        let big = if s.time { s.max >= SKEW_MIN_TIME as f64 } else { s.max >= SKEW_MIN_ROWS };
+        if let Some(r) = s.ratio().filter(|&r| r >= SKEW_RATIO && big && SKEW_COUNTERS.contains(&&*s.counter)) {
+            let show = |v: f64| if s.time { label(v as Nanos) } else { crate::summary::group(v.max(0.0) as u64) };
+            out.push(Hint {
+                at: s.at.clone(),
+                line: s.line,
+                kind: "skew".to_owned(),
+                text: format!(
+                    "{} ranges from {} to {} across instances ({r:.1}×): data skew",
+                    s.counter,
+                    show(s.min),
+                    show(s.max)
+                ),
+            });
+        }
+    }
+    out
+}
+
+/// The operator flame graph: query → fragment → pipeline → operator, one
+/// measure, `operator time` (`OperatorTotalTime`, ns); fragments and
+/// pipelines are groupings (their children's sum).
+pub fn flame(run: &StarRocksRun) -> FlameGraph {
+    let node = |name: String, path: String, parent: Option<u32>, grouping: bool, total: Option<u64>| FlameNode {
+        name,
+        path,
+        parent,
+        children: Vec::new(),
+        grouping,
+        total: [total, None, None, None],
+        self_time: [None; 4],
+    };
+    let root = node(run.query_id.clone().unwrap_or_else(|| "query".to_owned()), String::new(), None, false, None);
+    let measures =
+        vec![Measure { title: "operator time".to_owned(), name: "operator_ns".to_owned(), unit: Unit::Nanos }];
+    let mut g = FlameGraph { nodes: vec![root], warnings: Vec::new(), measures };
+    let add = |g: &mut FlameGraph, n: FlameNode| {
+        let id = g.nodes.len() as u32;
+        if let Some(p) = n.parent {
+            g.nodes[p as usize].children.push(id);
+        }
+        g.nodes.push(n);
+        id
+    };
+    for f in &run.fragments {
+        let fname = format!("Fragment {}", f.id);
+        let fid = add(&mut g, node(fname.clone(), fname.clone(), Some(0), true, None));
+        for p in &f.pipelines {
+            let pname = format!("Pipeline {}", p.id);
+            let ppath = format!("{fname};{pname}");
+            let pid = add(&mut g, node(pname, ppath.clone(), Some(fid), true, None));
+            for o in &p.operators {
+                let total = o.times.total.map(|t| t.max(0) as u64);
+                add(&mut g, node(o.label.clone(), format!("{ppath};{}", o.label), Some(pid), false, total));
+            }
+        }
+    }
+    g.fill(0);
+    g
+}

@@ -1,0 +1,487 @@
+//! A StarRocks query profile as one [`Model`] and a [`StarRocksRun`].
+//!
+//! - **Structure**: the Execution node's `Fragment N` children, their
+//!   `Pipeline (id=N)` children and these pipelines' operator nodes
+//!   (`NAME (plan_node_id=N)`), with the driver and operator counters the
+//!   analyses need and every `__MIN_OF_` / `__MAX_OF_` pair ([`Skew`]).
+//! - **Tasks**: each operator is a task on its pipeline's lane
+//!   (`Fragment 0 · Pipeline 1`), of its operator's kind, lasting its
+//!   `OperatorTotalTime` (an average over the merged instances).
+//! - **Data flow**: a pipeline lists its sink first and its source last; each
+//!   operator waits for the one listed after it. A pipeline's source waits
+//!   for the sink of another pipeline of its fragment with the same plan node
+//!   (same operator stem first: `LOCAL_EXCHANGE_SINK` → `LOCAL_EXCHANGE_SOURCE`,
+//!   then any left: `LOCAL_SORT_SINK` → `LOCAL_PARALLEL_MERGE_SOURCE`); a
+//!   source still unfed waits for the `EXCHANGE_SINK` of another fragment
+//!   with its plan node id (the exchange between fragments).
+//! - **Times**: a profile has no timestamps, so each operator is placed as
+//!   early as its inputs allow (start = the latest end of what it waits
+//!   for): the critical path is then the heaviest path by operator time.
+
+use crate::analysis::starrocks::{checks, Check};
+use crate::diagnostics::{Diagnostics, Position, Severity};
+use crate::formats::starrocks_profile::{Counter, Node, Profile, Value};
+use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId};
+use serde::Serialize;
+
+/// A pipeline driver's time counters, ns (averages over its drivers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DriverTimes {
+    /// `DriverTotalTime`: prepare to finalize.
+    pub total: Option<Nanos>,
+    /// `ActiveTime`: running operators (and the driver's own overhead).
+    pub active: Option<Nanos>,
+
+    /// `PendingTime`: blocked, in the poller.
+    pub pending: Option<Nanos>,
+    /// `InputEmptyTime`: waiting for input (upstream slow).
+    pub input_empty: Option<Nanos>,
+    /// `FirstInputEmptyTime`: waiting for the first input.
+    pub first_input_empty: Option<Nanos>,
+    /// `FollowupInputEmptyTime`: waiting for input after the first.
+    pub followup_input_empty: Option<Nanos>,
+    /// `OutputFullTime`: the sink could take no more (downstream slow).
+    pub output_full: Option<Nanos>,
+    /// `PreconditionBlockTime`: waiting for hash tables and runtime filters.
+    pub precondition_block: Option<Nanos>,
+    /// `PendingFinishTime`: the sink is done, the source waits for IO tasks.
+    pub pending_finish: Option<Nanos>,
+    /// `ScheduleTime`: ready, waiting for a thread (total − active − pending).
+    pub schedule: Option<Nanos>,
+    /// `OverheadTime`, when the profile gives it (older BEs).
+    pub overhead: Option<Nanos>,
+}
+
+/// An operator's time counters, ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OperatorTimes {
+    /// `OperatorTotalTime`.
+    pub total: Option<Nanos>,
+    /// `PullTotalTime`.
+    pub pull: Option<Nanos>,
+    /// `PushTotalTime`.
+    pub push: Option<Nanos>,
+    /// `SetFinishingTime`.
+    pub set_finishing: Option<Nanos>,
+    /// `SetFinishedTime`.
+    pub set_finished: Option<Nanos>,
+    /// `CloseTime`.
+    pub close: Option<Nanos>,
+}
+
+/// One operator of a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Operator {
+    /// Its name (`CONNECTOR_SCAN`).
+    pub name: String,
+    /// Its plan node (-1 for sinks outside the plan).
+    pub plan_node_id: i64,
+    /// Its node line (`CONNECTOR_SCAN (plan_node_id=0)`).
+    pub label: String,
+    /// Its line.
+    pub line: u64,
+    /// Its task in the model.
+    pub task: TaskId,
+    /// Its times.
+    pub times: OperatorTimes,
+    /// `PullRowNum`: rows it gave.
+    pub pull_rows: Option<i64>,
+    /// `PushRowNum`: rows it took.
+    pub push_rows: Option<i64>,
+}
+
+/// One pipeline of a fragment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pipeline {
+    /// Its id (`1` of `Pipeline (id=1)`).
+    pub id: String,
+    /// Its line.
+    pub line: u64,
+    /// Its lane's name in the model.
+    pub lane: String,
+    /// `DegreeOfParallelism`.
+    pub dop: Option<i64>,
+    /// Driver times.
+    pub times: DriverTimes,
+    /// Its operators, sink first, source last.
+    pub operators: Vec<Operator>,
+}
+
+/// One fragment of the plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fragment {
+    /// Its id (`0` of `Fragment 0`).
+    pub id: String,
+    /// Its line.
+    pub line: u64,
+    /// `BackendNum`.
+    pub backends: Option<i64>,
+    /// `InstanceNum`.
+    pub instances: Option<i64>,
+    /// Its pipelines, in print order.
+    pub pipelines: Vec<Pipeline>,
+}
+
+/// A counter that differed across merged instances.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Skew {
+    /// Where: `Fragment 1 · Pipeline 0`, with the operator if any.
+    pub at: String,
+    /// The counter (`OperatorTotalTime`).
+    pub counter: String,
+    /// Its line.
+    pub line: u64,
+    /// The merged value, the smallest and the largest instance's, in the
+    /// counter's unit (ns for times).
+    pub value: f64,
+    /// `__MIN_OF_`.
+    pub min: f64,
+    /// `__MAX_OF_`.
+    pub max: f64,
+    /// The counter is a time.
+    pub time: bool,
+}
+
+impl Skew {
+    /// max / min, `None` when min is 0.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.min > 0.0).then(|| self.max / self.min)
+    }
+}
+
+/// What a profile says beyond its model.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StarRocksRun {
+    /// `Query ID`.
+    pub query_id: Option<String>,
+    /// `Query State` (`Finished`, `Running`).
+    pub state: Option<String>,
+    /// `Total`, ns.
+    pub total: Option<Nanos>,
+    /// `StarRocks Version`.
+    pub version: Option<String>,
+    /// `Sql Statement`.
+    pub sql: Option<String>,
+    /// `QueryCumulativeOperatorTime`, ns: the denominator of operator shares.
+    pub cumulative_operator_time: Option<Nanos>,
+    /// The fragments, in print order.
+    pub fragments: Vec<Fragment>,
+    /// Counters that differed across instances.
+    pub skew: Vec<Skew>,
+    /// The derived-metric identities, checked.
+    pub checks: Vec<Check>,
+    /// Read from the JSON form.
+    pub json: bool,
+}
+
+impl StarRocksRun {
+    /// Every pipeline with its fragment.
+    pub fn pipelines(&self) -> impl Iterator<Item = (&Fragment, &Pipeline)> {
+        self.fragments.iter().flat_map(|f| f.pipelines.iter().map(move |p| (f, p)))
+    }
+
+    /// Operator sections.
+    pub fn operator_count(&self) -> usize {
+        self.pipelines().map(|(_, p)| p.operators.len()).sum()
+    }
+}
+
+/// `NAME (plan_node_id=N)…` → (NAME, N).
+fn operator_name(node: &str) -> Option<(&str, i64)> {
+    let (name, rest) = node.split_once(" (plan_node_id=")?;
+    let id = &rest[..rest.find(')')?];
+    Some((name, id.parse().ok()?))
+}
+
+fn time_of(node: &Node, name: &str) -> Option<Nanos> {
+    node.time(name)
+}
+
+fn count_of(node: &Node, name: &str) -> Option<i64> {
+    match node.counter(name)?.value {
+        Value::Count(n) => Some(n),
+        _ => None,
+    }
+}
+
+fn driver_times(p: &Node) -> DriverTimes {
+    DriverTimes {
+        total: time_of(p, "DriverTotalTime"),
+        active: time_of(p, "ActiveTime"),
+
+        pending: time_of(p, "PendingTime"),
+        input_empty: time_of(p, "InputEmptyTime"),
+        first_input_empty: time_of(p, "FirstInputEmptyTime"),
+        followup_input_empty: time_of(p, "FollowupInputEmptyTime"),
+        output_full: time_of(p, "OutputFullTime"),
+        precondition_block: time_of(p, "PreconditionBlockTime"),
+        pending_finish: time_of(p, "PendingFinishTime"),
+        schedule: time_of(p, "ScheduleTime"),
+        overhead: time_of(p, "OverheadTime"),
+    }
+}
+
+/// Collects the `__MIN_OF_X` / `__MAX_OF_X` pairs under `node`'s counters
+/// (and its metric groups').
+fn skews(node: &Node, at: &str, out: &mut Vec<Skew>) {
+    let mut visit = |c: &Counter| {
+        let child = |prefix: &str| {
+            let name = format!("{prefix}{}", c.name);
+            c.children.iter().find(|k| k.name == name).and_then(|k| k.value.number())
+        };
+        if let (Some(value), Some(min), Some(max)) = (c.value.number(), child("__MIN_OF_"), child("__MAX_OF_")) {
+            out.push(Skew {
+                at: at.to_owned(),
+                counter: c.name.clone(),
+                line: c.line,
+                value,
+                min,
+                max,
+                time: matches!(c.value, Value::Time(_)),
+            });
+        }
+    };
+    for c in node.counters() {
+        c.walk(&mut visit);
+    }
+    for group in node.children().filter(|n| n.name.ends_with("Metrics")) {
+        for c in group.counters() {
+            c.walk(&mut visit);
+        }
+    }
+}
+
+/// Reports time counters whose value is no time (`starrocks.bad-value`).
+fn check_values(node: &Node, diags: &mut Diagnostics) {
+    let mut visit = |c: &Counter| {
+        if c.name.ends_with("Time") && matches!(c.value, Value::Text) {
+            diags.report(
+                Severity::Warning,
+                "starrocks.bad-value",
+                Position::Line(c.line),
+                format!("`{}` should be a time, but reads {:?}", c.name, c.text.as_deref().unwrap_or("")),
+            );
+        }
+    };
+    for c in node.counters() {
+        c.walk(&mut visit);
+    }
+    for child in node.children() {
+        check_values(child, diags);
+    }
+}
+
+/// The profile's model and run.
+pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRocksRun) {
+    let mut run = StarRocksRun { json: profile.json.is_some(), ..StarRocksRun::default() };
+    if let Some(s) = profile.summary() {
+        run.query_id = s.text("Query ID").map(str::to_owned);
+        run.state = s.text("Query State").map(str::to_owned);
+        run.total = s.time("Total");
+        run.version = s.text("StarRocks Version").map(str::to_owned);
+        run.sql = s.text("Sql Statement").map(|t| t.trim().to_owned());
+        if let Some(state) = &run.state {
+            if state != "Finished" {
+                let line = s.counter("Query State").map_or(0, |c| c.line);
+                diags.report(
+                    Severity::Info,
+                    "starrocks.unfinished",
+                    if line > 0 { Position::Line(line) } else { Position::Whole },
+                    format!("the query was {state} when the profile was taken: its counters are incomplete"),
+                );
+            }
+        }
+    }
+    let mut b = ModelBuilder::new();
+    let Some(exec) = profile.execution() else {
+        if profile.root.is_some() {
+            diags.report(
+                Severity::Warning,
+                "starrocks.no-execution",
+                Position::Whole,
+                "the profile has no Execution node",
+            );
+        }
+        return (b.build(), run);
+    };
+    check_values(exec, diags);
+    run.cumulative_operator_time = exec.time("QueryCumulativeOperatorTime");
+    for f in exec.children().filter(|n| n.name.starts_with("Fragment ")) {
+        let fid = f.name["Fragment ".len()..].to_owned();
+        let mut fragment = Fragment {
+            id: fid.clone(),
+            line: f.line,
+            backends: count_of(f, "BackendNum"),
+            instances: count_of(f, "InstanceNum"),
+            pipelines: Vec::new(),
+        };
+        skews(f, &f.name, &mut run.skew);
+        for p in f.children().filter(|n| n.name.starts_with("Pipeline")) {
+            let pid = p.name.trim_start_matches("Pipeline (id=").trim_end_matches(')').to_owned();
+            let lane_name = format!("Fragment {fid} · Pipeline {pid}");
+            skews(p, &lane_name, &mut run.skew);
+            let lane = b.lane(&lane_name);
+            let mut pipeline = Pipeline {
+                id: pid,
+                line: p.line,
+                lane: lane_name.clone(),
+                dop: count_of(p, "DegreeOfParallelism"),
+                times: driver_times(p),
+                operators: Vec::new(),
+            };
+            for o in p.children() {
+                let Some((name, plan_node_id)) = operator_name(&o.name) else { continue };
+                let common = o.child("CommonMetrics").unwrap_or(o);
+                let times = OperatorTimes {
+                    total: time_of(common, "OperatorTotalTime"),
+                    pull: time_of(common, "PullTotalTime"),
+                    push: time_of(common, "PushTotalTime"),
+                    set_finishing: time_of(common, "SetFinishingTime"),
+                    set_finished: time_of(common, "SetFinishedTime"),
+                    close: time_of(common, "CloseTime"),
+                };
+                skews(o, &format!("{lane_name} · {}", o.name), &mut run.skew);
+                let kind = b.kind(name, None);
+                let uid = b.sym(&format!("{lane_name} · {}", o.name));
+                let label = b.sym(&o.name);
+                let mut task = Task::new(uid, kind, Role::Work, lane, None, times.total.map(|t| t.max(0)));
+                task.name = Some(label);
+                let task = b.task(task);
+                pipeline.operators.push(Operator {
+                    name: name.to_owned(),
+                    plan_node_id,
+                    label: o.name.clone(),
+                    line: o.line,
+                    task,
+                    times,
+                    pull_rows: count_of(common, "PullRowNum"),
+                    push_rows: count_of(common, "PushRowNum"),
+                });
+            }
+            fragment.pipelines.push(pipeline);
+        }
+        run.fragments.push(fragment);
+    }
+    let edges = data_flow(&run);
+    for &(task, dep) in &edges {
+        b.depends(task, dep);
+    }
+    let last = schedule(&mut b, &edges);
+    b.window(0, last.max(run.total.unwrap_or(0)));
+    run.checks = checks(&run);
+    for c in run.checks.iter().filter(|c| !c.ok) {
+        diags.report(
+            Severity::Warning,
+            "starrocks.mismatch",
+            Position::Line(c.line),
+            format!(
+                "{}: {} does not add up: {} vs {} (tolerance {})",
+                c.at,
+                c.rule,
+                crate::dump::duration_label(c.left),
+                crate::dump::duration_label(c.right),
+                crate::dump::duration_label(c.tolerance)
+            ),
+        );
+    }
+    (b.build(), run)
+}
+
+/// The data-flow edges (task, what it waits for), as the module header says.
+fn data_flow(run: &StarRocksRun) -> Vec<(TaskId, TaskId)> {
+    let mut edges = Vec::new();
+    // Per fragment: (pipeline index, operator) of sinks and sources.
+    let mut unfed: Vec<(usize, &Operator)> = Vec::new();
+    let mut exchange_sinks: Vec<(usize, &Operator)> = Vec::new();
+    for (fi, f) in run.fragments.iter().enumerate() {
+        let mut sinks: Vec<(usize, &Operator, bool)> = Vec::new();
+        let mut sources: Vec<(usize, &Operator)> = Vec::new();
+        for (pi, p) in f.pipelines.iter().enumerate() {
+            for w in p.operators.windows(2) {
+                edges.push((w[0].task, w[1].task));
+            }
+            if let Some(first) = p.operators.first().filter(|o| o.name.ends_with("_SINK")) {
+                if first.name == "EXCHANGE_SINK" {
+                    exchange_sinks.push((fi, first));
+                } else {
+                    sinks.push((pi, first, false));
+                }
+            }
+            if let Some(last) = p.operators.last().filter(|o| o.name.ends_with("_SOURCE")) {
+                sources.push((pi, last));
+            }
+        }
+        let stem = |name: &str, suffix: &str| name.strip_suffix(suffix).unwrap_or(name).to_owned();
+        let mut fed = vec![false; sources.len()];
+        for same_stem in [true, false] {
+            for (si, (pi, source)) in sources.iter().enumerate() {
+                if fed[si] || source.name == "EXCHANGE_SOURCE" {
+                    continue;
+                }
+                let found = sinks.iter_mut().find(|(spi, sink, used)| {
+                    !*used
+                        && spi != pi
+                        && sink.plan_node_id == source.plan_node_id
+                        && (!same_stem || stem(&sink.name, "_SINK") == stem(&source.name, "_SOURCE"))
+                });
+                if let Some((_, sink, used)) = found {
+                    *used = true;
+                    fed[si] = true;
+                    edges.push((source.task, sink.task));
+                }
+            }
+        }
+        unfed.extend(sources.iter().zip(&fed).filter(|(_, f)| !**f).map(|((_, s), _)| (fi, *s)));
+    }
+    for (fi, source) in unfed {
+        for (sfi, sink) in &exchange_sinks {
+            if *sfi != fi && sink.plan_node_id == source.plan_node_id {
+                edges.push((source.task, sink.task));
+            }
+        }
+    }
+    edges
+}
+
+/// Places each task as early as its inputs allow; returns the last end.
+fn schedule(b: &mut ModelBuilder, edges: &[(TaskId, TaskId)]) -> Nanos {
+    let n = b.len();
+    let mut waits: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut feeds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(t, d) in edges {
+        waits[t.index()].push(d.index());
+        feeds[d.index()].push(t.index());
+    }
+    let mut missing: Vec<usize> = waits.iter().map(Vec::len).collect();
+    let mut ready: Vec<usize> = (0..n).filter(|&i| missing[i] == 0).collect();
+    let mut start = vec![0 as Nanos; n];
+    let mut placed = vec![false; n];
+    let mut last = 0;
+    // Tasks on a cycle (a damaged profile) are placed at 0 after the rest.
+    let mut next_unplaced = 0;
+    while let Some(i) = ready.pop().or_else(|| {
+        while next_unplaced < n && placed[next_unplaced] {
+            next_unplaced += 1;
+        }
+        (next_unplaced < n).then_some(next_unplaced)
+    }) {
+        if placed[i] {
+            continue;
+        }
+        placed[i] = true;
+        let task = b.get_mut(TaskId(i as u32));
+        let duration = task.end.unwrap_or(0);
+        task.start = Some(start[i]);
+        task.end = Some(start[i].saturating_add(duration));
+        let end = start[i].saturating_add(duration);
+        last = last.max(end);
+        for &f in &feeds[i] {
+            start[f] = start[f].max(end);
+            missing[f] = missing[f].saturating_sub(1);
+            if missing[f] == 0 {
+                ready.push(f);
+            }
+        }
+    }
+    last
+}

@@ -1,0 +1,162 @@
+//! What the page shows of a StarRocks profile beyond the timeline and the
+//! critical path (the heaviest operator path, from the model): the query's
+//! headline, the operator flame graph, each pipeline's time breakdown, the
+//! operators, skew, the identity checks and bottleneck hints.
+
+use super::RunView;
+use crate::analysis::flame::FlameGraph;
+use crate::analysis::starrocks::{breakdowns, flame, hints, Check, Hint, PipelineBreakdown};
+use crate::formats::FormatId;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::{Model, Nanos};
+use crate::reconcile::starrocks::StarRocksRun;
+use serde::{Deserialize, Serialize};
+
+/// One operator as a table row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperatorRow {
+    /// Its task in the model (for selection and the graph).
+    pub task: u32,
+    /// `Fragment 0 · Pipeline 1`.
+    pub pipeline: String,
+    /// `CONNECTOR_SCAN`.
+    pub name: String,
+    /// Its plan node.
+    pub plan_node_id: i64,
+    /// `OperatorTotalTime`, ns.
+    pub total: Option<Nanos>,
+    /// `PullTotalTime`, ns.
+    pub pull: Option<Nanos>,
+    /// `PushTotalTime`, ns.
+    pub push: Option<Nanos>,
+    /// Rows it gave.
+    pub pull_rows: Option<i64>,
+    /// Rows it took.
+    pub push_rows: Option<i64>,
+    /// It is on the heaviest path (the model's critical path).
+    pub on_heaviest_path: bool,
+    /// Its line in the profile.
+    pub line: u64,
+}
+
+/// A counter that differed across instances.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkewRow {
+    /// Where.
+    pub at: String,
+    /// The counter.
+    pub counter: String,
+    /// Its line.
+    pub line: u64,
+    /// `time` (ns), `count` or `bytes`.
+    pub unit: String,
+    /// The merged value (rounded).
+    pub value: i64,
+    /// The smallest instance's.
+    pub min: i64,
+    /// The largest instance's.
+    pub max: i64,
+    /// max / min × 100, when min > 0.
+    pub ratio_percent: Option<u64>,
+}
+
+/// A StarRocks profile for the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StarRocksView {
+    /// `Query ID`.
+    pub query_id: Option<String>,
+    /// `Query State`.
+    pub state: Option<String>,
+    /// `Total`, ns.
+    pub total: Option<Nanos>,
+    /// `StarRocks Version`.
+    pub version: Option<String>,
+    /// The SQL text.
+    pub sql: Option<String>,
+    /// Fragments, pipelines, operators.
+    pub counts: (u32, u32, u32),
+    /// The operator flame graph (one measure, `operator time`, ns).
+    pub flame: FlameGraph,
+    /// The flame graph's hottest path (node ids, the root first).
+    pub hottest: Vec<u32>,
+    /// Each pipeline's time, in print order.
+    pub pipelines: Vec<PipelineBreakdown>,
+    /// Every operator, in print order.
+    pub operators: Vec<OperatorRow>,
+    /// Counters that differed across instances, the largest ratio first.
+    pub skew: Vec<SkewRow>,
+    /// The identities checked.
+    pub checks: Vec<Check>,
+    /// Bottleneck hints, most important first.
+    pub hints: Vec<Hint>,
+}
+
+impl StarRocksView {
+    /// The view of a run whose heaviest path is `heaviest` (task ids).
+    pub fn of(run: &StarRocksRun, heaviest: &[u32]) -> StarRocksView {
+        let flame = flame(run);
+        let operators = run
+            .pipelines()
+            .flat_map(|(_, p)| {
+                p.operators.iter().map(move |o| OperatorRow {
+                    task: o.task.0,
+                    pipeline: p.lane.clone(),
+                    name: o.name.clone(),
+                    plan_node_id: o.plan_node_id,
+                    total: o.times.total,
+                    pull: o.times.pull,
+                    push: o.times.push,
+                    pull_rows: o.pull_rows,
+                    push_rows: o.push_rows,
+                    on_heaviest_path: heaviest.contains(&o.task.0),
+                    line: o.line,
+                })
+            })
+            .collect();
+        let mut skew: Vec<SkewRow> = run
+            .skew
+            .iter()
+            .map(|s| SkewRow {
+                at: s.at.clone(),
+                counter: s.counter.clone(),
+                line: s.line,
+                unit: if s.time { "time" } else { "number" }.to_owned(),
+                value: s.value.round() as i64,
+                min: s.min.round() as i64,
+                max: s.max.round() as i64,
+                ratio_percent: s.ratio().map(|r| (r * 100.0).round() as u64),
+            })
+            .collect();
+        skew.sort_by_key(|s| std::cmp::Reverse(s.ratio_percent.unwrap_or(0)));
+        StarRocksView {
+            query_id: run.query_id.clone(),
+            state: run.state.clone(),
+            total: run.total,
+            version: run.version.clone(),
+            sql: run.sql.clone(),
+            counts: (run.fragments.len() as u32, run.pipelines().count() as u32, run.operator_count() as u32),
+            hottest: flame.hottest_path(0),
+            flame,
+            pipelines: breakdowns(run),
+            operators,
+            skew,
+            checks: run.checks.clone(),
+            hints: hints(run),
+        }
+    }
+}
+
+impl RunView {
+    /// The view of a StarRocks profile: the heaviest operator path as the
+    /// critical path, the longest operators, and the [`StarRocksView`].
+    pub fn of_starrocks(model: &Model, run: &StarRocksRun, index: &TimelineIndex) -> RunView {
+        let mut view = RunView::of_ya(model, FormatId::StarRocks, index);
+        view.biggest_copies.clear();
+        view.stages.clear();
+        view.cache_line.clear();
+        view.totals = (0, 0, 0);
+        let heaviest: Vec<u32> = view.critical_path.steps.iter().map(|s| s.id).collect();
+        view.starrocks = Some(StarRocksView::of(run, &heaviest));
+        view
+    }
+}
