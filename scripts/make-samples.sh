@@ -18,4 +18,5 @@ install -m 644 ../shared/corpus/monetdb-mal/distributed/worker1.json samples/mon
 install -m 644 ../shared/corpus/evobench/generated-current-format/evobench.log.zstd samples/evobench-sum_of_fibs.log.zstd
 gzip -9 -n -c ../shared/corpus/evobench/bench-v1-sum_of_fibs.log > samples/evobench-v1-sum_of_fibs.log.gz
 install -m 644 ../shared/corpus/ninja-log/kati-v5.ninja_log samples/ninja-kati.ninja_log
+install -m 644 ../shared/corpus/starrocks-profile/starrocks-3.5.2-profile1.txt samples/starrocks-profile1.txt
 rm -rf "$tmp"

@@ -72,6 +72,12 @@ pub const SAMPLES: &[Sample] = &[
         files: &["ninja-kati.ninja_log"],
         credit: "the .ninja_log committed to an archive of google/kati: three builds of kati (shared corpus)",
     },
+    Sample {
+        id: "starrocks",
+        label: "StarRocks query profile",
+        files: &["starrocks-profile1.txt"],
+        credit: "a 9m41s query on a StarRocks 3.5.2 shared-data cluster, from jlon/starrocks-admin's test fixtures (shared corpus)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

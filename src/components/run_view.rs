@@ -9,6 +9,7 @@ use super::flame_graph::FlameGraph;
 use super::heap_chart::HeapChart;
 use super::load_chart::LoadChart;
 use super::path_list::PathList;
+use super::pipeline_chart::PipelineChart;
 use super::run_facts::RunFacts;
 use super::tables::Tables;
 use super::timeline::Timeline;
@@ -165,6 +166,15 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 if let Some(m) = &v.mal {
                     <LoadChart series={m.series.clone()} window={props.window} />
                 }
+                if let Some(sr) = &v.starrocks {
+                    if !sr.hints.is_empty() {
+                        <section class="hints" data-testid="hints">
+                            <h3>{ "Bottleneck hints" }</h3>
+                            <ul>{ for sr.hints.iter().map(|h| html! { <li data-kind={h.kind.clone()}><strong>{ &h.at }</strong>{ ": " }{ &h.text }</li> }) }</ul>
+                        </section>
+                    }
+                    <PipelineChart pipelines={sr.pipelines.clone()} />
+                }
                 if !v.differences.is_empty() {
                     <div class="differences">
                         <h3>{ if v.mal.is_some() { "Where the blocking chain differs from the critical path" } else { "Where the blocking chain differs from ya's path" } }</h3>
@@ -222,13 +232,18 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 </p>
                 <p class="numbers">
                     <RunFacts view={v.clone()} />
-                    { "wall " }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
+                    { if v.starrocks.is_some() { "operators' time end to end " } else { "wall " } }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
                     if let Some(g) = &v.ghc {
                         { ghc_numbers(g) }
                     } else if let Some(m) = &v.mal {
                         { mal_numbers(v, m) }
                     } else if let Some(ev) = &v.evobench {
                         { evobench_numbers(ev) }
+                    } else if let Some(sr) = &v.starrocks {
+                        { format!(" · {} · total {} · heaviest operator path {} · {} fragments, {} pipelines, {} operators · {}",
+                            sr.state.as_deref().unwrap_or("state unknown"), sr.total.map_or("unknown".to_owned(), duration_label),
+                            duration_label(v.critical_path.total), sr.counts.0, sr.counts.1, sr.counts.2,
+                            plural(sr.hints.len() as u64, "hint", "hints")) }
                     } else if let Some(n) = &v.ninja {
                         { format!(" · {} · {} on {} slots{}", plural(n.builds.len() as u64, "build", "builds"),
                             plural(n.builds.iter().map(|b| b.edges).sum(), "edge", "edges"),

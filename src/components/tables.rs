@@ -6,6 +6,7 @@ use super::data_table::{count, span, text, time, DataTable, Row, Table};
 use super::evobench_tables::evobench_tables;
 use super::ghc_tables::ghc_tables;
 use super::mal_tables::mal_tables;
+use super::starrocks_tables::starrocks_tables;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::state::Action;
@@ -184,6 +185,10 @@ pub fn Tables(props: &TablesProps) -> Html {
             evobench_tables(e, props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind))),
         ),
         (None, None, None) if v.ninja.is_some() => ("Search outputs  (/)", ninja_tables(v)),
+        (None, None, None) if v.starrocks.is_some() => (
+            "Search operators, pipelines, counters  (/)",
+            v.starrocks.as_ref().map(|s| starrocks_tables(v, s)).unwrap_or_default(),
+        ),
         (None, None, None) => ("Search uid, name or host  (/)", tables(v)),
     };
     let (worker, run_id) = (props.worker.clone(), props.run);
@@ -210,7 +215,7 @@ pub fn Tables(props: &TablesProps) -> Html {
                 <CompareRuns run={props.run} runs={e.runs.clone()} worker={props.worker.clone()}
                     on_compare={Callback::from(move |k| compared_kind.set(k))} />
             }
-            if !v.without_paths() && v.mal.is_none() {
+            if !v.without_paths() && v.mal.is_none() && v.starrocks.is_none() {
                 <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
                 <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
                     duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>

@@ -9,6 +9,7 @@ use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
 use crate::state::Action;
 use longpole_core::dump::duration_label;
+use longpole_core::formats::FormatId;
 use longpole_core::layout::timeline::{self, ticks, Bar, Frame, RowBars, Viewport};
 use longpole_core::model::Nanos;
 use longpole_core::render::palette;
@@ -369,14 +370,16 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         }
     });
     let toggle = props.dispatch.reform(|_: MouseEvent| Action::ToggleChain);
+    // ya's builds have ya's path; other formats' paths are computed the same way.
+    let ya = matches!(view.format, FormatId::Distbuild | FormatId::YaEvlog);
     html! {
         <div class="timeline">
             <div class="toolbar">
                 if !view.without_paths() {
                     <div class="segmented" role="group" aria-label="Path shown">
                         <button class={classes!("button", (!props.chain).then_some("on"))} onclick={toggle.clone()} data-testid="show-critical-path"
-                            title={if view.mal.is_some() { "The plan's critical path: the longest sum of durations through the dataflow" } else { "ya's critical path: the longest sum of durations" }}>
-                            { if view.mal.is_some() { "critical path" } else { "ya's critical path" } }</button>
+                            title={if ya { "ya's critical path: the longest sum of durations" } else { "The critical path: the longest sum of durations through the dependencies" }}>
+                            { if ya { "ya's critical path" } else { "critical path" } }</button>
                         <button class={classes!("button", props.chain.then_some("on"))} onclick={toggle} data-testid="show-blocking-chain"
                             title="What the build waited for: from the task that ended last, back through what became available last">{ "blocking chain" }</button>
                     </div>

@@ -367,7 +367,9 @@ pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRock
         b.depends(task, dep);
     }
     let last = schedule(&mut b, &edges);
-    b.window(0, last.max(run.total.unwrap_or(0)));
+    // The window is the operators' own time, laid end to end along the data
+    // flow (a profile has no timestamps); the query's `Total` is in the run.
+    b.window(0, last.max(1));
     run.checks = checks(&run);
     for c in run.checks.iter().filter(|c| !c.ok) {
         diags.report(

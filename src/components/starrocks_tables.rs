@@ -1,0 +1,156 @@
+//! A StarRocks profile's numbers as tables: the bottleneck hints, the
+//! heaviest operator path, each pipeline's time, the operators, the skewed
+//! counters and the identity checks.
+
+use super::data_table::{count, span, text, Cell, Row, Table};
+use super::tables::{by_type_table, path_tables};
+use longpole_core::view::{RunView, StarRocksView};
+
+fn opt_span(ns: Option<i64>) -> Cell {
+    ns.map_or_else(|| text(""), span)
+}
+
+fn opt_count(n: Option<i64>) -> Cell {
+    n.map_or_else(|| text(""), |n| count(n.max(0) as u64))
+}
+
+/// The tables of a StarRocks profile.
+pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
+    let headers = ["duration", "operator", "uid", "name", "pipeline", "started", "finished"];
+    let mut list = vec![Table {
+        id: "hints",
+        title: "Bottleneck hints",
+        headers: vec!["kind", "where", "line", "hint"],
+        rows: s
+            .hints
+            .iter()
+            .map(|h| Row {
+                cells: vec![text(&h.kind), text(&h.at), count(h.line), text(&h.text)],
+                task: None,
+                haystack: format!("{} {} {}", h.kind, h.at, h.text).to_lowercase(),
+            })
+            .collect(),
+    }];
+    list.extend(path_tables(v, "Heaviest operator path", &headers));
+    list.extend([
+        Table {
+            id: "pipelines",
+            title: "Time by pipeline",
+            headers: vec![
+                "pipeline",
+                "driver total",
+                "active",
+                "operators",
+                "overhead",
+                "input empty",
+                "output full",
+                "precondition",
+                "pending finish",
+                "schedule",
+            ],
+            rows: s
+                .pipelines
+                .iter()
+                .map(|p| Row {
+                    cells: vec![
+                        text(&p.pipeline),
+                        span(p.total),
+                        span(p.active),
+                        span(p.operators),
+                        span(p.overhead),
+                        span(p.input_empty),
+                        span(p.output_full),
+                        span(p.precondition),
+                        span(p.pending_finish),
+                        span(p.schedule),
+                    ],
+                    task: None,
+                    haystack: p.pipeline.to_lowercase(),
+                })
+                .collect(),
+        },
+        Table {
+            id: "operators",
+            title: "Operators",
+            headers: vec![
+                "operator",
+                "plan node",
+                "pipeline",
+                "total",
+                "pull",
+                "push",
+                "rows out",
+                "rows in",
+                "heaviest path",
+            ],
+            rows: s
+                .operators
+                .iter()
+                .map(|o| Row {
+                    cells: vec![
+                        text(&o.name),
+                        text(&o.plan_node_id.to_string()),
+                        text(&o.pipeline),
+                        opt_span(o.total),
+                        opt_span(o.pull),
+                        opt_span(o.push),
+                        opt_count(o.pull_rows),
+                        opt_count(o.push_rows),
+                        text(if o.on_heaviest_path { "yes" } else { "" }),
+                    ],
+                    task: Some(o.task),
+                    haystack: format!("{} {}", o.name, o.pipeline).to_lowercase(),
+                })
+                .collect(),
+        },
+        Table {
+            id: "skew",
+            title: "Skew across instances (max / min)",
+            headers: vec!["where", "counter", "unit", "merged", "min", "max", "max/min"],
+            rows: s
+                .skew
+                .iter()
+                .map(|k| {
+                    let value = |n: i64| if k.unit == "time" { span(n) } else { count(n.max(0) as u64) };
+                    Row {
+                        cells: vec![
+                            text(&k.at),
+                            text(&k.counter),
+                            text(&k.unit),
+                            value(k.value),
+                            value(k.min),
+                            value(k.max),
+                            k.ratio_percent.map_or_else(|| text("∞"), |r| text(&format!("{:.1}×", r as f64 / 100.0))),
+                        ],
+                        task: None,
+                        haystack: format!("{} {}", k.at, k.counter).to_lowercase(),
+                    }
+                })
+                .collect(),
+        },
+        Table {
+            id: "checks",
+            title: "Identities checked",
+            headers: vec!["where", "line", "rule", "left", "right", "tolerance", "holds"],
+            rows: s
+                .checks
+                .iter()
+                .map(|c| Row {
+                    cells: vec![
+                        text(&c.at),
+                        count(c.line),
+                        text(&c.rule),
+                        span(c.left),
+                        span(c.right),
+                        span(c.tolerance),
+                        text(if c.ok { "yes" } else { "NO" }),
+                    ],
+                    task: None,
+                    haystack: format!("{} {}", c.at, c.rule).to_lowercase(),
+                })
+                .collect(),
+        },
+        by_type_table(v, "Time by operator", "operator"),
+    ]);
+    list
+}
