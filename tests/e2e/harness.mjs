@@ -31,10 +31,8 @@ const ARGS = [
   '--no-first-run',
 ];
 
-/** Serves the bundle under `base` and opens it in a fresh Chromium. */
-export async function openApp({ base = '/' } = {}) {
-  const server = await serve({ root: join(ROOT, 'dist'), port: 0, base });
-  const origin = `http://127.0.0.1:${server.address().port}`;
+/** A fresh headless Chromium with one page, recording console errors and requests. */
+export async function launchBrowser() {
   const profile = mkdtempSync(join(tmpdir(), 'longpole-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -47,6 +45,23 @@ export async function openApp({ base = '/' } = {}) {
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(String(e)));
   context.on('request', (r) => requests.push(r.url()));
+  return {
+    page,
+    errors,
+    requests,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves the bundle under `base` and opens it in a fresh Chromium. */
+export async function openApp({ base = '/' } = {}) {
+  const server = await serve({ root: join(ROOT, 'dist'), port: 0, base });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await launchBrowser();
+  const { page, errors, requests } = browser;
   await page.goto(`${origin}${base}`);
   await page.getByTestId('landing').waitFor();
   return {
@@ -56,9 +71,8 @@ export async function openApp({ base = '/' } = {}) {
     /** Requests that left the page's origin (data: and blob: URLs are local). */
     foreignRequests: () => requests.filter((u) => !u.startsWith(origin) && !/^(data|blob):/.test(u)),
     async close() {
-      await context.close();
+      await browser.close();
       server.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
