@@ -8,4 +8,5 @@ pub mod ghc;
 pub mod graph;
 pub mod mal;
 pub mod top;
+pub mod trace_stacks;
 pub mod ya_stat;

@@ -5,6 +5,7 @@
 //! content; the file name is only a hint) and "read this, chunk by chunk"
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
+pub mod chrome_trace;
 pub mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
@@ -35,6 +36,8 @@ pub enum FormatId {
     NinjaLog,
     /// An evobench benchmark log (NDJSON of probe timings).
     Evobench,
+    /// A Chrome Trace Event Format trace (JSON).
+    ChromeTrace,
 }
 
 impl FormatId {
@@ -48,6 +51,7 @@ impl FormatId {
             FormatId::MonetdbMal => "monetdb-mal",
             FormatId::NinjaLog => "ninja-log",
             FormatId::Evobench => "evobench",
+            FormatId::ChromeTrace => "chrome-trace",
         }
     }
 
@@ -61,6 +65,7 @@ impl FormatId {
             FormatId::MonetdbMal => "MonetDB MAL trace",
             FormatId::NinjaLog => "ninja log",
             FormatId::Evobench => "evobench log",
+            FormatId::ChromeTrace => "Chrome trace",
         }
     }
 }
@@ -132,6 +137,8 @@ pub enum Parsed {
     NinjaLog(ninja_log::NinjaLog),
     /// An evobench log's call tree, samples and spans.
     Evobench(Box<evobench::Log>),
+    /// A Chrome trace's events.
+    ChromeTrace(Box<chrome_trace::ChromeTrace>),
 }
 
 impl Parsed {
@@ -145,6 +152,7 @@ impl Parsed {
             Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
             Parsed::NinjaLog(_) => FormatId::NinjaLog,
             Parsed::Evobench(_) => FormatId::Evobench,
+            Parsed::ChromeTrace(_) => FormatId::ChromeTrace,
         }
     }
 
@@ -155,7 +163,11 @@ impl Parsed {
             Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
             Parsed::NinjaLog(log) => Some(log.raw.clone()),
-            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
+            Parsed::Distbuild(_)
+            | Parsed::YaGraph(_)
+            | Parsed::YaEvlog(_)
+            | Parsed::Evobench(_)
+            | Parsed::ChromeTrace(_) => None,
         }
     }
 }
@@ -195,6 +207,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
     &ninja_log::NinjaLogFormat,
+    &chrome_trace::ChromeTraceFormat,
 ];
 
 /// The outcome of running every sniffer over a head.

@@ -2,6 +2,7 @@
 //! format and diagnostics, per dataset its format's report (and, for
 //! several evobench runs, their summary under `evobench_summary`).
 
+mod chrome;
 pub mod evobench;
 mod ghc;
 mod mal;
@@ -99,6 +100,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
             Detail::Mal(_) => mal::mal_json(d),
             Detail::Ninja(_) => ninja::ninja_json(d),
             Detail::Evobench(_) => evobench_json(d),
+            Detail::Chrome(_) => chrome::chrome_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -147,6 +149,7 @@ pub fn dataset_text(d: &Dataset) -> String {
         Detail::Mal(_) => mal::mal_text(d),
         Detail::Ninja(_) => ninja::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
+        Detail::Chrome(_) => chrome::chrome_text(d),
     }
 }
 

@@ -13,11 +13,13 @@ use crate::reconcile::{Dataset, Detail};
 use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
+mod chrome;
 mod evobench;
 mod ghc;
 mod mal;
 mod program;
 
+pub use chrome::ChromeView;
 pub use evobench::{show_value, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
@@ -138,6 +140,8 @@ pub struct RunView {
     pub evobench: Option<EvobenchView>,
     /// A ninja log's builds.
     pub ninja: Option<crate::reconcile::ninja_log::NinjaRun>,
+    /// A Chrome trace's flame graph, Bazel critical path, phases and counters.
+    pub chrome: Option<ChromeView>,
 }
 
 /// Task counts by role.
@@ -232,6 +236,7 @@ impl RunView {
                 RunView { ninja: Some((**run).clone()), ..RunView::of_program(&d.model, d.format, index) }
             }
             Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
+            Detail::Chrome(run) => RunView::of_chrome(&d.model, run, index),
         }
     }
 
@@ -284,7 +289,7 @@ impl RunView {
 
     /// The run's flame graph, if its format has one.
     pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
-        self.evobench.as_ref().map(|e| &e.flame)
+        self.evobench.as_ref().map(|e| &e.flame).or_else(|| self.chrome.as_ref().map(|c| &c.flame))
     }
 
     /// A run's lanes, kinds and window, and nothing else yet: what every
@@ -310,6 +315,7 @@ impl RunView {
             mal: None,
             evobench: None,
             ninja: None,
+            chrome: None,
         }
     }
 }
