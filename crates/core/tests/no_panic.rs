@@ -237,3 +237,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn damaged_chrome_traces_never_panic_and_chunking_does_not_matter(
+        cut in 0usize..4000,
+        flips in prop::collection::vec((0usize..4000, any::<u8>()), 0..6),
+        chunk in 1usize..64,
+    ) {
+        let mut data = corpus("chrome-trace/speedscope/trace-event", "bex-interaction.json");
+        data.extend_from_slice(&corpus("chrome-trace/catapult", "flow_simple.json")[1..]);
+        for (at, b) in flips {
+            let n = data.len();
+            data[at % n] = b;
+        }
+        data.truncate(cut.max(1));
+        prop_assert_eq!(run(&data, chunk), run(&data, 4096));
+    }
+}

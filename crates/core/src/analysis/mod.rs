@@ -9,4 +9,5 @@ pub mod graph;
 pub mod mal;
 pub mod starrocks;
 pub mod top;
+pub mod trace_stacks;
 pub mod ya_stat;

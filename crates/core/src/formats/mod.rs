@@ -5,6 +5,7 @@
 //! content; the file name is only a hint) and "read this, chunk by chunk"
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
+pub mod chrome_trace;
 pub mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
@@ -38,6 +39,8 @@ pub enum FormatId {
     Evobench,
     /// A StarRocks query profile (text or JSON).
     StarRocks,
+    /// A Chrome Trace Event Format trace (JSON).
+    ChromeTrace,
 }
 
 impl FormatId {
@@ -52,6 +55,7 @@ impl FormatId {
             FormatId::NinjaLog => "ninja-log",
             FormatId::Evobench => "evobench",
             FormatId::StarRocks => "starrocks",
+            FormatId::ChromeTrace => "chrome-trace",
         }
     }
 
@@ -66,6 +70,7 @@ impl FormatId {
             FormatId::NinjaLog => "ninja log",
             FormatId::Evobench => "evobench log",
             FormatId::StarRocks => "StarRocks query profile",
+            FormatId::ChromeTrace => "Chrome trace",
         }
     }
 }
@@ -139,6 +144,8 @@ pub enum Parsed {
     Evobench(Box<evobench::Log>),
     /// A StarRocks query profile's tree, every line of it.
     StarRocks(Box<starrocks_profile::Profile>),
+    /// A Chrome trace's events.
+    ChromeTrace(Box<chrome_trace::ChromeTrace>),
 }
 
 impl Parsed {
@@ -153,6 +160,7 @@ impl Parsed {
             Parsed::NinjaLog(_) => FormatId::NinjaLog,
             Parsed::Evobench(_) => FormatId::Evobench,
             Parsed::StarRocks(_) => FormatId::StarRocks,
+            Parsed::ChromeTrace(_) => FormatId::ChromeTrace,
         }
     }
 
@@ -164,7 +172,11 @@ impl Parsed {
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
             Parsed::NinjaLog(log) => Some(log.raw.clone()),
             Parsed::StarRocks(profile) => Some(profile.write()),
-            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) | Parsed::Evobench(_) => None,
+            Parsed::Distbuild(_)
+            | Parsed::YaGraph(_)
+            | Parsed::YaEvlog(_)
+            | Parsed::Evobench(_)
+            | Parsed::ChromeTrace(_) => None,
         }
     }
 }
@@ -205,6 +217,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &monetdb_mal::MonetdbMalFormat,
     &ninja_log::NinjaLogFormat,
     &starrocks_profile::StarRocksFormat,
+    &chrome_trace::ChromeTraceFormat,
 ];
 
 /// The outcome of running every sniffer over a head.

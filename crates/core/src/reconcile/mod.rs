@@ -5,6 +5,7 @@
 //! joined (a distbuild log with its build graph, the traces of one
 //! distributed query) and turned into the common [`Model`].
 
+pub mod chrome_trace;
 mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
@@ -72,6 +73,8 @@ pub enum Detail {
     Evobench(Box<evobench::EvobenchRun>),
     /// A StarRocks query's fragments, pipelines, operators, checks and skew.
     StarRocks(Box<starrocks::StarRocksRun>),
+    /// A Chrome trace's counts, counters, flame graph and Bazel's critical path.
+    Chrome(Box<chrome_trace::ChromeRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -98,6 +101,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
     let mut benchmarks = Vec::new();
     let mut ninja_logs = Vec::new();
     let mut profiles = Vec::new();
+    let mut chrome_traces = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
@@ -108,6 +112,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             Parsed::Evobench(log) => benchmarks.push((i, log)),
             Parsed::NinjaLog(log) => ninja_logs.push((i, log)),
             Parsed::StarRocks(profile) => profiles.push((i, profile)),
+            Parsed::ChromeTrace(trace) => chrome_traces.push((i, trace)),
         }
         infos.push(info);
     }
@@ -199,6 +204,15 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             inputs: vec![i],
             model,
             detail: Detail::StarRocks(Box::new(run)),
+        });
+    }
+    for (i, trace) in chrome_traces {
+        let (model, run) = chrome_trace::reconcile(&trace, &mut infos[i].diagnostics);
+        datasets.push(Dataset {
+            format: FormatId::ChromeTrace,
+            inputs: vec![i],
+            model,
+            detail: Detail::Chrome(Box::new(run)),
         });
     }
     for d in &datasets {

@@ -2,6 +2,7 @@
 //! format and diagnostics, per dataset its format's report (and, for
 //! several evobench runs, their summary under `evobench_summary`).
 
+mod chrome;
 pub mod evobench;
 mod ghc;
 mod mal;
@@ -101,6 +102,7 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
             Detail::Ninja(_) => ninja::ninja_json(d),
             Detail::Evobench(_) => evobench_json(d),
             Detail::StarRocks(_) => starrocks::starrocks_json(d),
+            Detail::Chrome(_) => chrome::chrome_json(d),
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -150,6 +152,7 @@ pub fn dataset_text(d: &Dataset) -> String {
         Detail::Ninja(_) => ninja::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
         Detail::StarRocks(_) => starrocks::starrocks_text(d),
+        Detail::Chrome(_) => chrome::chrome_text(d),
     }
 }
 

@@ -13,12 +13,14 @@ use crate::reconcile::{Dataset, Detail};
 use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
+mod chrome;
 mod evobench;
 mod ghc;
 mod mal;
 mod program;
 mod starrocks;
 
+pub use chrome::ChromeView;
 pub use evobench::{show_value, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
@@ -142,6 +144,8 @@ pub struct RunView {
     pub ninja: Option<crate::reconcile::ninja_log::NinjaRun>,
     /// A StarRocks profile's operators, pipelines, skew, checks and hints.
     pub starrocks: Option<StarRocksView>,
+    /// A Chrome trace's flame graph, Bazel critical path, phases and counters.
+    pub chrome: Option<ChromeView>,
 }
 
 /// Task counts by role.
@@ -237,6 +241,7 @@ impl RunView {
             }
             Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
             Detail::StarRocks(run) => RunView::of_starrocks(&d.model, run, index),
+            Detail::Chrome(run) => RunView::of_chrome(&d.model, run, index),
         }
     }
 
@@ -289,7 +294,11 @@ impl RunView {
 
     /// The run's flame graph, if its format has one.
     pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
-        self.evobench.as_ref().map(|e| &e.flame).or(self.starrocks.as_ref().map(|s| &s.flame))
+        self.evobench
+            .as_ref()
+            .map(|e| &e.flame)
+            .or(self.starrocks.as_ref().map(|s| &s.flame))
+            .or_else(|| self.chrome.as_ref().map(|c| &c.flame))
     }
 
     /// A run's lanes, kinds and window, and nothing else yet: what every
@@ -316,6 +325,7 @@ impl RunView {
             evobench: None,
             ninja: None,
             starrocks: None,
+            chrome: None,
         }
     }
 }

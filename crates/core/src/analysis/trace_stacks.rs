@@ -1,0 +1,370 @@
+//! Call stacks of one thread of a trace, computed exactly as speedscope
+//! imports the Trace Event Format, and the flame graph they make.
+//!
+//! From begin / end / complete events ([`ThreadStacks::from_calls`]):
+//! timestamps are rebased on the thread's smallest; a complete event
+//! becomes a begin and an end (complete events with equal `ts` ordered
+//! longer first); begins and ends go into two queues, each stably sorted by
+//! `ts`. The earlier front is taken; on a tie the begin goes first only if
+//! its key equals the end's (a zero-length call). Before an end is taken,
+//! an end of the same `ts` whose key (then, failing that, whose name)
+//! matches the top of the stack is swapped to the front. An end with an
+//! empty stack, or whose name differs from the top's, does nothing; one
+//! whose name matches but whose arguments differ closes the top anyway.
+//! Frames still open at the end close at the last time seen. A frame's key
+//! is its name (`(unnamed)` when absent or empty) followed by a space and
+//! its arguments as `JSON.stringify` writes them, when present.
+//!
+//! From samples ([`ThreadStacks::from_samples`]): each sample weighs the
+//! time to the next one (the last nothing).
+//!
+//! The result is speedscope's call tree in time order: every time the
+//! stack changes, a sample of the stack before the change with the time it
+//! lasted (an empty stack too).
+
+use super::flame::{FlameGraph, FlameNode, Measure, Unit, MEASURES};
+use crate::hash::FastMap;
+use std::collections::VecDeque;
+
+/// What a call event is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Edge {
+    /// A begin (`B`).
+    Begin,
+    /// An end (`E`).
+    End,
+    /// A complete event (`X`) with its duration, µs.
+    Complete(f64),
+}
+
+/// One call event of a thread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Call<'a> {
+    /// Begin, end or complete.
+    pub edge: Edge,
+    /// Its time, µs.
+    pub ts: f64,
+    /// Its name as written (absent and empty differ).
+    pub name: Option<&'a str>,
+    /// Its arguments as `JSON.stringify` writes them, when present.
+    pub args: Option<&'a str>,
+}
+
+impl Call<'_> {
+    /// The name shown: `(unnamed)` when absent or empty.
+    pub fn shown_name(&self) -> &str {
+        self.name.filter(|n| !n.is_empty()).unwrap_or("(unnamed)")
+    }
+
+    /// speedscope's frame key.
+    pub fn key(&self) -> String {
+        match self.args {
+            Some(a) => format!("{} {a}", self.shown_name()),
+            None => self.shown_name().to_owned(),
+        }
+    }
+}
+
+/// A frame: what a stack is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackFrameName {
+    /// speedscope's key (name and arguments).
+    pub key: String,
+    /// The name alone.
+    pub name: String,
+}
+
+/// A node of the call tree in time order (each entry into a frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Index of its frame.
+    pub frame: u32,
+    /// Its parent node; `None` at the top.
+    pub parent: Option<u32>,
+}
+
+/// A call matched from begin to end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span {
+    /// Index of the call that opened it.
+    pub begin: usize,
+    /// Index of the call that closed it (`None`: still open at the end).
+    pub end: Option<usize>,
+    /// When it closed, µs.
+    pub end_ts: f64,
+}
+
+/// One thread's stacks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ThreadStacks {
+    /// Frames, by key.
+    pub frames: Vec<StackFrameName>,
+    /// The call tree's nodes.
+    pub nodes: Vec<Node>,
+    /// (stack's top node or `None` for an empty stack, weight µs), in time order.
+    pub samples: Vec<(Option<u32>, f64)>,
+    /// The calls matched (from events only), in the order they were opened.
+    pub spans: Vec<Span>,
+}
+
+/// speedscope's profile builder: a stack of open nodes and the time of the last change.
+struct Builder {
+    stacks: ThreadStacks,
+    frame_ids: FastMap<String, u32>,
+    open: Vec<u32>,
+    last: f64,
+    total: f64,
+}
+
+impl Builder {
+    fn new() -> Self {
+        Builder {
+            stacks: ThreadStacks::default(),
+            frame_ids: FastMap::default(),
+            open: Vec::new(),
+            last: 0.0,
+            total: 0.0,
+        }
+    }
+
+    fn frame(&mut self, key: String, name: &str) -> u32 {
+        if let Some(&id) = self.frame_ids.get(&key) {
+            return id;
+        }
+        let id = self.stacks.frames.len() as u32;
+        self.stacks.frames.push(StackFrameName { key: key.clone(), name: name.to_owned() });
+        self.frame_ids.insert(key, id);
+        id
+    }
+
+    /// The time up to `value` goes to the current stack.
+    fn advance(&mut self, value: f64) {
+        let delta = value - self.last;
+        if delta > 0.0 {
+            self.stacks.samples.push((self.open.last().copied(), delta));
+        }
+        self.last = value;
+        self.total = self.total.max(value);
+    }
+
+    fn enter(&mut self, frame: u32, value: f64) {
+        self.advance(value);
+        let node = self.stacks.nodes.len() as u32;
+        self.stacks.nodes.push(Node { frame, parent: self.open.last().copied() });
+        self.open.push(node);
+    }
+
+    fn leave(&mut self, value: f64) {
+        self.advance(value);
+        self.open.pop();
+    }
+}
+
+/// An entry of the begin or end queue: the call's index and its rebased time.
+#[derive(Clone, Copy)]
+struct Queued {
+    call: usize,
+    ts: f64,
+}
+
+impl ThreadStacks {
+    /// The stacks of one thread's begin, end and complete events, in file order.
+    pub fn from_calls(calls: &[Call<'_>]) -> ThreadStacks {
+        let first = calls.iter().map(|c| c.ts).fold(f64::INFINITY, f64::min);
+        let keys: Vec<String> = calls.iter().map(Call::key).collect();
+        let mut begins: Vec<Queued> = Vec::new();
+        let mut ends: Vec<Queued> = Vec::new();
+        let mut completes: Vec<(usize, f64)> = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            let ts = c.ts - first;
+            match c.edge {
+                Edge::Begin => begins.push(Queued { call: i, ts }),
+                Edge::End => ends.push(Queued { call: i, ts }),
+                Edge::Complete(dur) => completes.push((i, dur)),
+            }
+        }
+        let rebased = |i: usize| calls[i].ts - first;
+        completes.sort_by(|a, b| rebased(a.0).total_cmp(&rebased(b.0)).then(b.1.total_cmp(&a.1)));
+        for &(i, dur) in &completes {
+            begins.push(Queued { call: i, ts: rebased(i) });
+            ends.push(Queued { call: i, ts: rebased(i) + dur });
+        }
+        begins.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+        ends.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+        let (mut begins, mut ends) = (VecDeque::from(begins), VecDeque::from(ends));
+
+        let mut b = Builder::new();
+        // The calls open, innermost last.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        loop {
+            let take_begin = match (begins.front(), ends.front()) {
+                (None, None) => break,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(bf), Some(ef)) => bf.ts < ef.ts || (bf.ts == ef.ts && keys[bf.call] == keys[ef.call]),
+            };
+            if take_begin {
+                let Some(q) = begins.pop_front() else { break };
+                let frame = b.frame(keys[q.call].clone(), calls[q.call].shown_name());
+                b.enter(frame, q.ts);
+                stack.push((q.call, b.stacks.spans.len()));
+                b.stacks.spans.push(Span { begin: q.call, end: None, end_ts: f64::NAN });
+                continue;
+            }
+            if let Some(&(top, _)) = stack.last() {
+                let front = ends[0].ts;
+                let same_time = |q: &Queued| q.ts <= front;
+                let by_key = ends.iter().skip(1).take_while(|q| same_time(q)).position(|q| keys[q.call] == keys[top]);
+                let by_name = || {
+                    ends.iter().skip(1).take_while(|q| same_time(q)).position(|q| calls[q.call].name == calls[top].name)
+                };
+                if let Some(i) = by_key.or_else(by_name) {
+                    ends.swap(0, i + 1);
+                }
+            }
+            let Some(e) = ends.pop_front() else { break };
+            let Some(&(top, span)) = stack.last() else { continue };
+            if calls[e.call].name != calls[top].name {
+                continue;
+            }
+            stack.pop();
+            b.leave(e.ts);
+            let end_ts = match calls[e.call].edge {
+                Edge::Complete(_) => e.ts + first,
+                _ => calls[e.call].ts,
+            };
+            b.stacks.spans[span] = Span { begin: top, end: Some(e.call), end_ts };
+        }
+        while let Some((_, span)) = stack.pop() {
+            let at = b.total;
+            b.leave(at);
+            b.stacks.spans[span].end_ts = at + first;
+        }
+        b.stacks
+    }
+
+    /// The stacks of one thread's samples: (time µs, frames from the root).
+    pub fn from_samples(samples: &[(f64, Vec<StackFrameName>)]) -> ThreadStacks {
+        let mut b = Builder::new();
+        // The last path appended: reused while the next sample shares it.
+        let mut path: Vec<u32> = Vec::new();
+        let mut children_last: FastMap<Option<u32>, u32> = FastMap::default();
+        for (i, (ts, frames)) in samples.iter().enumerate() {
+            let weight = samples.get(i + 1).map_or(0.0, |(next, _)| next - ts);
+            if weight.is_nan() || weight <= 0.0 {
+                continue;
+            }
+            let mut parent = None;
+            path.clear();
+            for f in frames {
+                let frame = b.frame(f.key.clone(), &f.name);
+                let node = match children_last.get(&parent) {
+                    Some(&n) if b.stacks.nodes[n as usize].frame == frame => n,
+                    _ => {
+                        let n = b.stacks.nodes.len() as u32;
+                        b.stacks.nodes.push(Node { frame, parent });
+                        children_last.insert(parent, n);
+                        n
+                    }
+                };
+                path.push(node);
+                parent = Some(node);
+            }
+            b.stacks.samples.push((parent, weight));
+        }
+        b.stacks
+    }
+
+    /// The frames of a node, from the root down, through `name`.
+    pub fn path<'a>(&'a self, node: u32, name: impl Fn(&'a StackFrameName) -> &'a str) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        let mut at = Some(node);
+        while let Some(n) = at.and_then(|n| self.nodes.get(n as usize)) {
+            out.push(name(&self.frames[n.frame as usize]));
+            at = n.parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// The stacks in time order as speedscope's tests list them: one line per
+    /// change of the stack, its frames joined by `;` (through `name`), and
+    /// the time it lasted, µs.
+    pub fn lines<'a>(&'a self, name: impl Fn(&'a StackFrameName) -> &'a str + Copy) -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = Vec::new();
+        let mut last: Option<Option<u32>> = None;
+        for &(node, w) in &self.samples {
+            match out.last_mut() {
+                Some(l) if last == Some(node) => l.1 += w,
+                _ => out.push((node.map_or(String::new(), |n| self.path(n, name).join(";")), w)),
+            }
+            last = Some(node);
+        }
+        out
+    }
+}
+
+/// The flame graph of several threads' stacks: under the root, one frame
+/// per thread (`lane`), then the frames by name; equal stacks merge. One
+/// measure, `time` in ns.
+pub fn flame(threads: &[(String, &ThreadStacks)]) -> FlameGraph {
+    let measure = Measure { title: "time".to_owned(), name: "time_ns".to_owned(), unit: Unit::Nanos };
+    let node = |name: String, path: String, parent: Option<u32>| FlameNode {
+        name,
+        path,
+        parent,
+        children: Vec::new(),
+        grouping: false,
+        total: [None; MEASURES],
+        self_time: [None; MEASURES],
+    };
+    let mut g = FlameGraph {
+        nodes: vec![node("all".to_owned(), String::new(), None)],
+        warnings: Vec::new(),
+        measures: vec![measure],
+    };
+    let mut child: FastMap<(u32, String), u32> = FastMap::default();
+    let mut get = |g: &mut FlameGraph, parent: u32, name: &str| -> u32 {
+        if let Some(&c) = child.get(&(parent, name.to_owned())) {
+            return c;
+        }
+        let p = &g.nodes[parent as usize];
+        let path = if p.path.is_empty() { name.to_owned() } else { format!("{};{name}", p.path) };
+        let id = g.nodes.len() as u32;
+        g.nodes.push(node(name.to_owned(), path, Some(parent)));
+        g.nodes[parent as usize].children.push(id);
+        child.insert((parent, name.to_owned()), id);
+        id
+    };
+    for (lane, stacks) in threads {
+        // Each node of the thread's call tree, as a flame node (made on first use).
+        let mut placed: Vec<Option<u32>> = vec![None; stacks.nodes.len()];
+        for &(top, w) in &stacks.samples {
+            let Some(top) = top else { continue };
+            let ns = (w * 1000.0).round().max(0.0) as u64;
+            let mut chain = Vec::new();
+            let mut at = Some(top);
+            while let Some(n) = at.filter(|&n| placed[n as usize].is_none()) {
+                chain.push(n);
+                at = stacks.nodes[n as usize].parent;
+            }
+            let mut parent = match at {
+                Some(n) => placed[n as usize].unwrap_or(0),
+                None => get(&mut g, 0, lane),
+            };
+            for &n in chain.iter().rev() {
+                let name = &stacks.frames[stacks.nodes[n as usize].frame as usize].name;
+                parent = get(&mut g, parent, name);
+                placed[n as usize] = Some(parent);
+            }
+            let mut at = placed[top as usize];
+            while let Some(f) = at.filter(|&f| f != 0) {
+                let t = &mut g.nodes[f as usize].total[0];
+                *t = Some(t.unwrap_or(0).saturating_add(ns));
+                at = g.nodes[f as usize].parent;
+            }
+        }
+    }
+    g.fill(0);
+    g
+}

@@ -1,0 +1,41 @@
+//! What the page shows of a Chrome trace beyond the timeline and the paths
+//! over its flows: the flame graph of its stacks, Bazel's own critical
+//! path, events by phase and the counter series available.
+
+use super::{task_row, RunView, TaskRow};
+use crate::analysis::flame::FlameGraph;
+use crate::formats::FormatId;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::reconcile::chrome_trace::ChromeRun;
+use serde::{Deserialize, Serialize};
+
+/// A Chrome trace's own view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChromeView {
+    /// The flame graph of every thread's stacks (one measure: time, ns).
+    pub flame: FlameGraph,
+    /// Bazel's own critical path (its `critical path component` slices), in time order.
+    pub bazel_critical_path: Vec<TaskRow>,
+    /// Events per phase as written.
+    pub by_phase: Vec<(String, u64)>,
+    /// Counter series: (name, process, points).
+    pub counters: Vec<(String, String, u64)>,
+    /// Dependencies made from flows.
+    pub flows: u64,
+}
+
+impl RunView {
+    /// The view of a Chrome trace: the paths over its flow dependencies (as
+    /// for a build) and its [`ChromeView`].
+    pub fn of_chrome(model: &Model, run: &ChromeRun, index: &TimelineIndex) -> RunView {
+        let chrome = ChromeView {
+            flame: run.flame.clone(),
+            bazel_critical_path: run.bazel_critical_path.iter().map(|&t| task_row(model, index, t, 0)).collect(),
+            by_phase: run.by_phase.iter().map(|(p, n)| (p.clone(), *n)).collect(),
+            counters: run.counters.iter().map(|c| (c.name.clone(), c.process.clone(), c.points.len() as u64)).collect(),
+            flows: run.flows,
+        };
+        RunView { chrome: Some(chrome), ..RunView::of_ya(model, FormatId::ChromeTrace, index) }
+    }
+}
