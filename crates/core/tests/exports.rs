@@ -104,3 +104,44 @@ fn folded_stacks_and_html_reports() {
         assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="), "{rel}");
     }
 }
+
+#[test]
+fn chrome_traces_read_back_as_the_same_spans() {
+    for rel in INPUTS {
+        let a = analysis(rel);
+        let m = &a.datasets[0].model;
+        let origin = m.window().map_or(0, |w| w.0);
+        let bytes = export(&a, Target::Chrome, 0).unwrap();
+        let back = longpole_core::reconcile(vec![read_bytes("trace.json", &bytes, 4096).unwrap()]);
+        assert_eq!(back.inputs[0].format, longpole_core::formats::FormatId::ChromeTrace, "{rel}");
+        let b = &back.datasets[0].model;
+        // The run's own process is the last one: its lanes are those whose
+        // process name is the input's.
+        let spans = |m: &longpole_core::model::Model, origin: i64, lanes: &dyn Fn(&str) -> bool| {
+            let mut v: Vec<(String, i64, i64)> = m
+                .tasks()
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| lanes(&m.lanes()[t.lane.index()].name))
+                .filter_map(|(i, t)| {
+                    let (s, e) = (t.start?, t.end?);
+                    Some((
+                        m.label(longpole_core::model::TaskId(i as u32)).into_owned(),
+                        (s - origin) / 1000,
+                        (e - origin) / 1000,
+                    ))
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let before = spans(m, origin, &|_| true);
+        // Exported times count from the run's start, and read back as such.
+        let after = spans(b, 0, &|lane| !lane.starts_with("Critical Path") && !lane.starts_with("Failed Nodes"));
+        assert_eq!(before.len(), after.len(), "{rel}");
+        for (x, y) in before.iter().zip(&after) {
+            assert_eq!(x.0, y.0, "{rel}");
+            assert!((x.1 - y.1).abs() <= 1 && (x.2 - y.2).abs() <= 1, "{rel}: {x:?} {y:?}");
+        }
+    }
+}

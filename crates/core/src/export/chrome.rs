@@ -6,8 +6,8 @@
 //! (failed tasks), then the run itself: one thread per timeline row of each
 //! lane (rows never overlap, so slices nest properly), named `lane` or
 //! `lane #row`. Every task is an `X` slice (µs from the run's start,
-//! fractional), zero-length tasks are instants; `args` carry the uid, kind
-//! and role. Processes without tasks are left out.
+//! fractional), zero-length tasks are instants; `args` carry the uid, kind,
+//! role and task id. Processes without tasks are left out.
 
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos, Role, TaskId};
@@ -27,7 +27,9 @@ fn slice(model: &Model, t: TaskId, pid: u32, tid: u32, origin: Nanos) -> Option<
         Role::Setup => "setup",
         Role::Phase => "phase",
     };
-    let args = json!({"uid": model.uid(t), "kind": model.kinds()[task.kind.index()].name, "role": role});
+    // The task id keeps two touching slices of one name apart for readers
+    // that match ends to begins by name and arguments (speedscope).
+    let args = json!({"uid": model.uid(t), "kind": model.kinds()[task.kind.index()].name, "role": role, "task": t.0});
     let name = model.label(t);
     Some(if end > start {
         json!({"name": name, "cat": model.kinds()[task.kind.index()].name, "ph": "X", "ts": micros(start, origin),
