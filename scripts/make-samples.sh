@@ -19,4 +19,6 @@ install -m 644 ../shared/corpus/evobench/generated-current-format/evobench.log.z
 gzip -9 -n -c ../shared/corpus/evobench/bench-v1-sum_of_fibs.log > samples/evobench-v1-sum_of_fibs.log.gz
 install -m 644 ../shared/corpus/ninja-log/kati-v5.ninja_log samples/ninja-kati.ninja_log
 install -m 644 ../shared/corpus/starrocks-profile/starrocks-3.5.2-profile1.txt samples/starrocks-profile1.txt
+gzip -9 -n -c ../shared/corpus/chrome-trace/catapult/x_event_trace.json > samples/chrome-x_event_trace.json.gz
+install -m 644 ../shared/corpus/chrome-trace/bazel/tiny.json.gz samples/bazel-tiny.json.gz
 rm -rf "$tmp"

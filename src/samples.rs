@@ -78,6 +78,18 @@ pub const SAMPLES: &[Sample] = &[
         files: &["starrocks-profile1.txt"],
         credit: "a 9m41s query on a StarRocks 3.5.2 shared-data cluster, from jlon/starrocks-admin's test fixtures (shared corpus)",
     },
+    Sample {
+        id: "chrome",
+        label: "Chrome trace",
+        files: &["chrome-x_event_trace.json.gz"],
+        credit: "a real Chrome trace from catapult-project/catapult's test data: 2,799 complete events (shared corpus)",
+    },
+    Sample {
+        id: "chrome-bazel",
+        label: "Bazel build profile",
+        files: &["bazel-tiny.json.gz"],
+        credit: "a Bazel --generate_json_trace_profile output from EngFlow/bazel_invocation_analyzer's tests (shared corpus)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

@@ -244,6 +244,17 @@ pub fn RunView(props: &RunViewProps) -> Html {
                             sr.state.as_deref().unwrap_or("state unknown"), sr.total.map_or("unknown".to_owned(), duration_label),
                             duration_label(v.critical_path.total), sr.counts.0, sr.counts.1, sr.counts.2,
                             plural(sr.hints.len() as u64, "hint", "hints")) }
+                    } else if let Some(c) = &v.chrome {
+                        { format!(" · {} · {} · {}", plural(v.lanes.len() as u64, "thread", "threads"),
+                            plural(v.counts.run, "slice", "slices"), plural(c.flows, "flow", "flows")) }
+                        if c.flows > 0 {
+                            { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>
+                        }
+                        if !c.bazel_critical_path.is_empty() {
+                            { " · Bazel's critical path " }
+                            <strong data-testid="bazel-critical-path">{ duration_label(c.bazel_critical_path.iter().map(|s| s.end.unwrap_or(0) - s.start.unwrap_or(0)).sum()) }</strong>
+                            { format!(" in {} steps", c.bazel_critical_path.len()) }
+                        }
                     } else if let Some(n) = &v.ninja {
                         { format!(" · {} · {} on {} slots{}", plural(n.builds.len() as u64, "build", "builds"),
                             plural(n.builds.iter().map(|b| b.edges).sum(), "edge", "edges"),

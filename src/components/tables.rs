@@ -89,6 +89,61 @@ fn tables(v: &RunView) -> Vec<Table> {
     list
 }
 
+/// A Chrome trace's tables: Bazel's own critical path (for a Bazel
+/// profile), the paths over its flows, the longest slices, time per
+/// category, events per phase and the counters.
+fn chrome_tables(v: &RunView) -> Vec<Table> {
+    let origin = v.window.map_or(0, |w| w.0);
+    let headers = ["duration", "category", "uid", "name", "thread", "started", "finished"];
+    let Some(c) = &v.chrome else { return Vec::new() };
+    let mut list = Vec::new();
+    if !c.bazel_critical_path.is_empty() {
+        list.push(Table {
+            id: "bazel-critical-path",
+            title: "Bazel's critical path",
+            headers: headers.to_vec(),
+            rows: task_rows(&c.bazel_critical_path, origin, false),
+        });
+    }
+    if c.flows > 0 {
+        list.extend(path_tables(v, "Critical path over the flows", &headers));
+    }
+    list.extend([
+        Table {
+            id: "longest",
+            title: "Longest slices",
+            headers: headers.to_vec(),
+            rows: task_rows(&v.longest, origin, false),
+        },
+        by_type_table(v, "Time by category", "category"),
+        Table {
+            id: "phases",
+            title: "Events by phase",
+            headers: vec!["phase", "events"],
+            rows: c
+                .by_phase
+                .iter()
+                .map(|(p, n)| Row { cells: vec![text(p), count(*n)], task: None, haystack: p.to_lowercase() })
+                .collect(),
+        },
+        Table {
+            id: "counters",
+            title: "Counters",
+            headers: vec!["counter", "process", "samples"],
+            rows: c
+                .counters
+                .iter()
+                .map(|(name, process, n)| Row {
+                    cells: vec![text(name), text(process), count(*n)],
+                    task: None,
+                    haystack: format!("{name} {process}").to_lowercase(),
+                })
+                .collect(),
+        },
+    ]);
+    list
+}
+
 /// A ninja log's tables: its builds, the longest edges, time per kind.
 fn ninja_tables(v: &RunView) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
@@ -185,6 +240,7 @@ pub fn Tables(props: &TablesProps) -> Html {
             evobench_tables(e, props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind))),
         ),
         (None, None, None) if v.ninja.is_some() => ("Search outputs  (/)", ninja_tables(v)),
+        (None, None, None) if v.chrome.is_some() => ("Search slices, threads  (/)", chrome_tables(v)),
         (None, None, None) if v.starrocks.is_some() => (
             "Search operators, pipelines, counters  (/)",
             v.starrocks.as_ref().map(|s| starrocks_tables(v, s)).unwrap_or_default(),
@@ -215,7 +271,7 @@ pub fn Tables(props: &TablesProps) -> Html {
                 <CompareRuns run={props.run} runs={e.runs.clone()} worker={props.worker.clone()}
                     on_compare={Callback::from(move |k| compared_kind.set(k))} />
             }
-            if !v.without_paths() && v.mal.is_none() && v.starrocks.is_none() {
+            if !v.without_paths() && v.mal.is_none() && v.starrocks.is_none() && v.chrome.is_none() {
                 <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>
                 <p class="totals">{ format!("Failed tasks: {} ({:.2}%) · test tasks: {} ({:.2}%) · all run tasks: {}",
                     duration_label(failed), pct(failed), duration_label(tests), pct(tests), duration_label(run)) }</p>
