@@ -11,7 +11,7 @@ use longpole_core::export::run::Target;
 use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{RowBars, Viewport};
-use longpole_core::view::{RunView, TaskDetails};
+use longpole_core::view::{RunView, StatRow, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +94,13 @@ pub enum Request {
         run: RunId,
         /// What to export.
         what: Export,
+    },
+    /// The summary over evobench runs of another per-run statistic.
+    Summary {
+        /// The run.
+        run: RunId,
+        /// The per-run statistic (`mean`, `median`, `p90`...).
+        field: String,
     },
     /// Two groups of evobench runs compared path by path.
     Compare {
@@ -232,6 +239,15 @@ pub enum Response {
         mime: String,
         /// Its bytes.
         bytes: Vec<u8>,
+    },
+    /// The summary over runs of one per-run statistic.
+    Summary {
+        /// The run.
+        run: RunId,
+        /// The statistic, as asked.
+        field: String,
+        /// One row per path present in every run.
+        rows: Vec<StatRow>,
     },
     /// Two groups of runs compared, biggest impact first.
     Comparison {

@@ -7,7 +7,7 @@ use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
-use longpole_core::view::{RunView, TaskDetails};
+use longpole_core::view::{RunView, StatRow, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::Reducible;
@@ -92,6 +92,8 @@ pub struct Explore {
     pub flame_boxes: Option<Rc<Vec<FlameBox>>>,
     /// The last comparison of two groups of runs.
     pub comparison: Option<Rc<Vec<Change>>>,
+    /// The summary over runs of a statistic other than the mean, once asked for.
+    pub summary: Option<(String, Rc<Vec<StatRow>>)>,
 }
 
 /// How the flame graph is shown.
@@ -120,6 +122,7 @@ impl Default for Explore {
             flame: FlameView::default(),
             flame_boxes: None,
             comparison: None,
+            summary: None,
         }
     }
 }
@@ -239,6 +242,9 @@ impl Reducible for AppState {
                     next.explore.flame_boxes = Some(Rc::new(boxes))
                 }
                 Response::Comparison { run, rows } if run == self.run => next.explore.comparison = Some(Rc::new(rows)),
+                Response::Summary { run, field, rows } if run == self.run => {
+                    next.explore.summary = Some((field, Rc::new(rows)))
+                }
                 Response::ReportText { run, text } if run == self.run => {
                     next.explore.report_text = Some(Rc::from(text))
                 }

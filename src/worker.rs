@@ -20,7 +20,7 @@ use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
 use longpole_core::report::evobench::{analysis_comparison, runs};
-use longpole_core::view::{RunView, TaskDetails};
+use longpole_core::view::{summary_rows, RunView, TaskDetails};
 use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -134,6 +134,10 @@ fn answer(loaded: &Shared, request: Request) {
                 }
             };
             Response::File { run, name, mime: mime.to_owned(), bytes }
+        }
+        Request::Summary { run, field } if run == l.run => {
+            let rows = summary_rows(&l.analysis, field.parse().unwrap_or_default());
+            Response::Summary { run, field, rows }
         }
         Request::Compare { run, a, b, kind, field } if run == l.run => {
             let field: Field = field.parse().unwrap_or_default();

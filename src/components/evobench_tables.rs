@@ -42,8 +42,23 @@ fn stat_rows(rows: &[StatRow], kind: TimingKind) -> Vec<Row> {
 const STAT_HEADERS: [&str; 11] =
     ["mode", "path", "count", "sum", "mean", "stdev", "median", "p90", "p99", "min", "max"];
 
-/// The tables of evobench runs.
-pub fn evobench_tables(e: &EvobenchView, comparison: Option<(&[Change], TimingKind)>) -> Vec<Table> {
+/// The per-run statistics the summary can be over, with their table titles.
+pub const SUMMARY_FIELDS: [(&str, &str); 6] = [
+    ("mean", "Summary over the runs' means (real time)"),
+    ("median", "Summary over the runs' medians (real time)"),
+    ("p90", "Summary over the runs' 90th percentiles (real time)"),
+    ("p99", "Summary over the runs' 99th percentiles (real time)"),
+    ("sum", "Summary over the runs' sums (real time)"),
+    ("count", "Summary over the runs' counts (real time)"),
+];
+
+/// The tables of evobench runs; `summary` is the summary over another
+/// per-run statistic than the mean, when one was asked for.
+pub fn evobench_tables(
+    e: &EvobenchView,
+    comparison: Option<(&[Change], TimingKind)>,
+    summary: Option<(&str, &[StatRow])>,
+) -> Vec<Table> {
     let mut list = Vec::new();
     if let Some((rows, kind)) = comparison {
         list.push(Table {
@@ -77,11 +92,16 @@ pub fn evobench_tables(e: &EvobenchView, comparison: Option<(&[Change], TimingKi
                 })
                 .collect(),
         });
+        let (title, rows) =
+            match summary.and_then(|(f, rows)| SUMMARY_FIELDS.iter().find(|(n, _)| *n == f).map(|x| (x.1, rows))) {
+                Some((title, rows)) => (title, rows),
+                None => (SUMMARY_FIELDS[0].1, &e.summary[..]),
+            };
         list.push(Table {
             id: "summary",
-            title: "Summary over the runs' means (real time)",
+            title,
             headers: STAT_HEADERS.to_vec(),
-            rows: stat_rows(&e.summary, TimingKind::Real),
+            rows: stat_rows(rows, TimingKind::Real),
         });
     }
     for (kind, (id, title)) in TimingKind::ALL.into_iter().zip(KIND_TABLES) {

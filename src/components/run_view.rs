@@ -191,7 +191,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
         Tab::Tables => html! {
-            <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} worker={props.worker.clone()}
+            <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
                 selected={e.selected} dispatch={props.dispatch.clone()} />
         },
         Tab::Flame => match v.flame() {

@@ -3,7 +3,7 @@
 
 use super::compare_runs::CompareRuns;
 use super::data_table::{count, span, text, time, DataTable, Row, Table};
-use super::evobench_tables::evobench_tables;
+use super::evobench_tables::{evobench_tables, SUMMARY_FIELDS};
 use super::ghc_tables::ghc_tables;
 use super::mal_tables::mal_tables;
 use super::starrocks_tables::starrocks_tables;
@@ -13,7 +13,7 @@ use crate::state::Action;
 use longpole_core::analysis::evobench::Change;
 use longpole_core::dump::duration_label;
 use longpole_core::formats::evobench::TimingKind;
-use longpole_core::view::{RunView, TaskRow};
+use longpole_core::view::{RunView, StatRow, TaskRow};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -209,6 +209,8 @@ pub struct TablesProps {
     pub view: Rc<RunView>,
     /// The last comparison of evobench runs.
     pub comparison: Option<Rc<Vec<Change>>>,
+    /// The summary over evobench runs of another statistic than the mean.
+    pub summary: Option<(String, Rc<Vec<StatRow>>)>,
     /// The worker (evobench exports and comparisons).
     pub worker: AnalysisWorker,
     /// The selected task.
@@ -237,7 +239,11 @@ pub fn Tables(props: &TablesProps) -> Html {
         (None, Some(m), _) => ("Search statements, operations, threads, queries  (/)", mal_tables(v, m)),
         (None, None, Some(e)) => (
             "Search paths  (/)",
-            evobench_tables(e, props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind))),
+            evobench_tables(
+                e,
+                props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind)),
+                props.summary.as_ref().map(|(f, rows)| (f.as_str(), rows.as_slice())),
+            ),
         ),
         (None, None, None) if v.ninja.is_some() => ("Search outputs  (/)", ninja_tables(v)),
         (None, None, None) if v.chrome.is_some() => ("Search slices, threads  (/)", chrome_tables(v)),
@@ -246,6 +252,13 @@ pub fn Tables(props: &TablesProps) -> Html {
             v.starrocks.as_ref().map(|s| starrocks_tables(v, s)).unwrap_or_default(),
         ),
         (None, None, None) => ("Search uid, name or host  (/)", tables(v)),
+    };
+    let on_summary_field = {
+        let (worker, run) = (props.worker.clone(), props.run);
+        Callback::from(move |e: Event| {
+            let field = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            worker.send(&Request::Summary { run, field }, &[]);
+        })
     };
     let (worker, run_id) = (props.worker.clone(), props.run);
     let export = move |what: Export| {
@@ -267,6 +280,17 @@ pub fn Tables(props: &TablesProps) -> Html {
                         title="The evaluator's workbook: one sheet per timing kind">{ "⤓ workbook (.xlsx)" }</button>
                 }
             </div>
+            if v.evobench.as_ref().is_some_and(|e| e.runs.len() > 1) {
+                <p class="summary-field">
+                    <label>{ "Summary over each run's " }
+                        <select onchange={on_summary_field} data-testid="summary-field">
+                            { for SUMMARY_FIELDS.iter().map(|(f, _)| html! {
+                                <option value={*f} selected={props.summary.as_ref().map_or("mean", |(s, _)| s.as_str()) == *f}>{ *f }</option>
+                            }) }
+                        </select>
+                    </label>
+                </p>
+            }
             if let Some(e) = v.evobench.as_ref().filter(|e| e.runs.len() > 1) {
                 <CompareRuns run={props.run} runs={e.runs.clone()} worker={props.worker.clone()}
                     on_compare={Callback::from(move |k| compared_kind.set(k))} />

@@ -73,6 +73,9 @@ test('two runs dropped together are summarised and compared path by path', async
     await app.page.getByTestId('tab-tables').click();
     assert.equal(await app.page.getByTestId('table-runs').locator('tbody tr').count(), 2);
     assert.ok(await app.page.getByTestId('table-summary').locator('tbody tr').count() > 0);
+    // The summary over another per-run statistic.
+    await app.page.getByTestId('summary-field').selectOption('median');
+    await app.page.getByTestId('table-summary').locator('h3', { hasText: 'medians' }).waitFor();
     await app.page.getByTestId('compare-go').click();
     await app.page.getByTestId('table-comparison').waitFor();
     assert.ok(await app.page.getByTestId('table-comparison').locator('tbody tr').count() > 0);

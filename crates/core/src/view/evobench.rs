@@ -94,7 +94,8 @@ pub struct EvobenchView {
     pub rows: Vec<StatRow>,
     /// Every run, in input order.
     pub runs: Vec<RunRow>,
-    /// With several runs: per path, the statistics over the runs' means.
+    /// With several runs: per path, the statistics over the runs' means
+    /// (other fields: [`summary_rows`]).
     pub summary: Vec<StatRow>,
 }
 
@@ -114,7 +115,6 @@ impl EvobenchView {
         let runs = runs(analysis);
         let first = runs.first()?;
         let names = analysis.datasets.iter().filter(|d| matches!(d.detail, crate::reconcile::Detail::Evobench(_)));
-        let tables: Vec<_> = runs.iter().map(|r| &r.table).collect();
         Some(EvobenchView {
             flame: first.flame(),
             rows: first
@@ -135,14 +135,18 @@ impl EvobenchView {
                     version: r.log.start.writer_version.clone(),
                 })
                 .collect(),
-            summary: if tables.len() > 1 {
-                summary(&tables, Field::Mean)
-                    .iter()
-                    .map(|r| stat_row(r.mode.name(), &r.path, 0, false, &r.stats))
-                    .collect()
-            } else {
-                Vec::new()
-            },
+            summary: summary_rows(analysis, Field::Mean),
         })
     }
+}
+
+/// With several runs: per path present in all of them, the statistics over
+/// the runs' values of `field` (KeyValue rows left out); empty otherwise.
+pub fn summary_rows(analysis: &Analysis, field: Field) -> Vec<StatRow> {
+    let runs = runs(analysis);
+    let tables: Vec<_> = runs.iter().map(|r| &r.table).collect();
+    if tables.len() < 2 {
+        return Vec::new();
+    }
+    summary(&tables, field).iter().map(|r| stat_row(r.mode.name(), &r.path, 0, false, &r.stats)).collect()
 }

@@ -21,7 +21,7 @@ mod program;
 mod starrocks;
 
 pub use chrome::ChromeView;
-pub use evobench::{show_value, EvobenchView, RunRow, StatCells, StatRow};
+pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
