@@ -1,14 +1,32 @@
 //! String interning: each distinct name (a uid, a host) is stored once and
 //! referred to by a dense `u32`.
+//!
+//! The strings live one after another in one buffer and the table holds
+//! only their ids, so a name costs its bytes plus about 16 bytes (its end
+//! offset and a table slot) — a million build uids take tens of megabytes,
+//! not a hundred.
 
-use crate::hash::FastMap;
-use std::sync::Arc;
+use foldhash::fast::RandomState;
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
 
 /// Maps strings to dense ids and back.
-#[derive(Debug, Default, Clone)]
+#[derive(Default, Clone)]
 pub struct Interner {
-    ids: FastMap<Arc<str>, u32>,
-    names: Vec<Arc<str>>,
+    /// Every string, one after another.
+    text: String,
+    /// String `i` is `text[ends[i - 1]..ends[i]]` (from 0 for the first).
+    ends: Vec<usize>,
+    /// The ids, found by the hash of their string.
+    ids: HashTable<u32>,
+    hasher: RandomState,
+}
+
+/// The string `id` of `text` cut at `ends`.
+fn slice<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+    let i = id as usize;
+    let from = if i == 0 { 0 } else { ends[i - 1] };
+    &text[from..ends[i]]
 }
 
 impl Interner {
@@ -19,46 +37,82 @@ impl Interner {
 
     /// The id of `s`, added on first use.
     pub fn intern(&mut self, s: &str) -> u32 {
-        if let Some(&id) = self.ids.get(s) {
+        let Interner { text, ends, ids, hasher } = self;
+        let hash = hasher.hash_one(s);
+        let found = ids.find(hash, |&id| slice(text, ends, id) == s);
+        if let Some(&id) = found {
             return id;
         }
-        let id = self.names.len() as u32;
-        let name: Arc<str> = Arc::from(s);
-        self.names.push(name.clone());
-        self.ids.insert(name, id);
+        let id = ends.len() as u32;
+        text.push_str(s);
+        ends.push(text.len());
+        ids.insert_unique(hash, id, |&id| hasher.hash_one(slice(text, ends, id)));
         id
     }
 
     /// The id of `s`, if it was interned.
     pub fn get(&self, s: &str) -> Option<u32> {
-        self.ids.get(s).copied()
+        let hash = self.hasher.hash_one(s);
+        self.ids.find(hash, |&id| self.name(id) == s).copied()
     }
 
     /// The string of `id`.
     pub fn name(&self, id: u32) -> &str {
-        &self.names[id as usize]
-    }
-
-    /// The string of `id`, shared.
-    pub fn shared(&self, id: u32) -> Arc<str> {
-        self.names[id as usize].clone()
+        slice(&self.text, &self.ends, id)
     }
 
     /// Number of distinct strings.
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.ends.len()
     }
 
     /// No strings yet.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.ends.is_empty()
+    }
+}
+
+impl std::fmt::Debug for Interner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries((0..self.len() as u32).map(|id| self.name(id))).finish()
     }
 }
 
 impl PartialEq for Interner {
     fn eq(&self, other: &Self) -> bool {
-        self.names == other.names
+        self.text == other.text && self.ends == other.ends
     }
 }
 
 impl Eq for Interner {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_dense_in_order_of_first_use_and_give_back_their_strings() {
+        let mut i = Interner::new();
+        let names = ["host1", "", "uid-a", "host1", "uid-b", "", "ü"];
+        let ids: Vec<u32> = names.iter().map(|n| i.intern(n)).collect();
+        assert_eq!(ids, [0, 1, 2, 0, 3, 1, 4]);
+        assert_eq!(i.len(), 5);
+        for (n, id) in names.iter().zip(&ids) {
+            assert_eq!(i.name(*id), *n);
+            assert_eq!(i.get(n), Some(*id));
+        }
+        assert_eq!(i.get("missing"), None);
+    }
+
+    #[test]
+    fn survives_growth() {
+        let mut i = Interner::new();
+        for n in 0..10_000u32 {
+            assert_eq!(i.intern(&format!("uid-{n}")), n);
+        }
+        for n in (0..10_000u32).rev() {
+            assert_eq!(i.intern(&format!("uid-{n}")), n);
+            assert_eq!(i.name(n), format!("uid-{n}"));
+        }
+    }
+}

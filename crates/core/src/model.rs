@@ -339,6 +339,12 @@ impl ModelBuilder {
         &mut self.model.tasks[id.index()]
     }
 
+    /// Makes room for `additional` more dependencies, exactly: a caller that
+    /// knows how many are coming saves the slack of a growing list.
+    pub fn reserve_edges(&mut self, additional: usize) {
+        self.edges.reserve_exact(additional);
+    }
+
     /// Records that `task` waited for `dep` (after the dependencies recorded before).
     pub fn depends(&mut self, task: TaskId, dep: TaskId) {
         self.edges.push((task, dep));
@@ -397,12 +403,15 @@ impl ModelBuilder {
         for i in 0..n {
             start[i + 1] += start[i];
         }
-        let mut next = start.clone();
+        // Filled from the back, so `start[t + 1]` steps down from the end of
+        // t's dependencies to their beginning; then every entry moves down one.
         let mut deps = vec![TaskId(0); self.edges.len()];
-        for &(t, d) in &self.edges {
-            deps[next[t.index()] as usize] = d;
-            next[t.index()] += 1;
+        for &(t, d) in self.edges.iter().rev() {
+            start[t.index() + 1] -= 1;
+            deps[start[t.index() + 1] as usize] = d;
         }
+        start.copy_within(1.., 0);
+        start[n] = deps.len() as u32;
         self.model.deps = deps;
         self.model.dep_start = start;
         self.model

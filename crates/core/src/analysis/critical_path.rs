@@ -36,9 +36,12 @@ pub struct Cycle {
 /// "cyclic dependency detected"; here the closing edge is ignored).
 pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
     let n = model.tasks().len();
-    let dur: Vec<Option<Nanos>> = model.tasks().iter().map(|t| t.duration()).collect();
+    let dur = |t: TaskId| model.task(t).duration();
     let mut crit: Vec<Option<Nanos>> = vec![None; n];
-    let mut best: Vec<Option<TaskId>> = vec![None; n];
+    // The dependency each task's path goes through (`NONE`: none); a plain
+    // index keeps this at 4 bytes a task.
+    const NONE: u32 = u32::MAX;
+    let mut best: Vec<u32> = vec![NONE; n];
     let mut on_stack = vec![false; n];
     let mut cycles = Vec::new();
     // Explicit DFS: (task, index of the next dependency to look at).
@@ -53,7 +56,7 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
         .map(|(i, _)| TaskId(i as u32));
     let mut end: Option<TaskId> = None;
     for c in candidates {
-        if dur[c.index()].is_none() {
+        if dur(c).is_none() {
             continue;
         }
         if crit[c.index()].is_none() {
@@ -68,7 +71,7 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
                         cycles.push(Cycle { tasks: stack[from..].iter().map(|&(s, _)| s).collect() });
                         continue;
                     }
-                    if crit[d.index()].is_none() && dur[d.index()].is_some() {
+                    if crit[d.index()].is_none() && dur(d).is_some() {
                         on_stack[d.index()] = true;
                         stack.push((d, 0));
                     }
@@ -83,9 +86,9 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
                         }
                     }
                 }
-                let own = dur[t.index()].unwrap_or(0);
+                let own = dur(t).unwrap_or(0);
                 crit[t.index()] = Some(own + chosen.map_or(0, |(_, c)| c));
-                best[t.index()] = chosen.map(|(d, _)| d);
+                best[t.index()] = chosen.map_or(NONE, |(d, _)| d.0);
                 on_stack[t.index()] = false;
                 stack.pop();
             }
@@ -98,9 +101,9 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
     let Some(end) = end else { return (Path::default(), cycles) };
     let mut tasks = vec![end];
     let mut at = end;
-    while let Some(d) = best[at.index()] {
-        tasks.push(d);
-        at = d;
+    while best[at.index()] != NONE {
+        at = TaskId(best[at.index()]);
+        tasks.push(at);
     }
     tasks.reverse();
     (Path { tasks, total: crit[end.index()].unwrap_or(0) }, cycles)

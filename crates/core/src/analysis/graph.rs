@@ -54,11 +54,18 @@ impl NodeCount for Deps<'_> {
 
 /// Every dependency cycle: each strongly connected set of more than one
 /// task, or a task that waits for itself (petgraph's Tarjan SCC).
+///
+/// The components are visited in place ([`petgraph::algo::TarjanScc`]), so
+/// an acyclic graph of millions of tasks allocates nothing per task beyond
+/// the search's own state.
 pub fn cycles(model: &Model) -> Vec<Vec<TaskId>> {
-    petgraph::algo::tarjan_scc(Deps(model))
-        .into_iter()
-        .filter(|c| c.len() > 1 || c.first().is_some_and(|&t| model.deps(t).contains(&t)))
-        .collect()
+    let mut found = Vec::new();
+    petgraph::algo::TarjanScc::new().run(Deps(model), |c| {
+        if c.len() > 1 || c.first().is_some_and(|&t| model.deps(t).contains(&t)) {
+            found.push(c.to_vec());
+        }
+    });
+    found
 }
 
 #[cfg(test)]

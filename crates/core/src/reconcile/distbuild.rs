@@ -44,6 +44,12 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         }
     };
     let longest = |host: u32| longest_prepare.get(&host).copied().flatten();
+    // At most three edges per copy and one per run task, plus the graph's.
+    let graph_edges: usize = match graph {
+        Some(g) => runs.iter().filter_map(|r| g.node(builder.str(r.uid))).map(|n| n.deps.len()).sum(),
+        None => 0,
+    };
+    builder.reserve_edges(3 * copies.len() + runs.len() + graph_edges);
     for c in &copies {
         edge(&mut builder, Some(c.task), run_of(c.dep_uid));
         edge(&mut builder, run_of(c.uid), Some(c.task));

@@ -107,11 +107,20 @@ impl Format for DistbuildFormat {
 struct DistbuildReader {
     lines: LineSplitter,
     state: Reconciler,
+    /// A NUL byte has been seen: lines are checked for one from here on
+    /// (one scan per chunk finds it, instead of one per line).
+    nul_seen: bool,
 }
 
 impl DistbuildReader {
-    fn line(state: &mut Reconciler, diags: &mut Diagnostics, line_no: u64, line: &[u8]) -> Result<(), FormatError> {
-        if memchr::memchr(0, line).is_some() {
+    fn line(
+        state: &mut Reconciler,
+        diags: &mut Diagnostics,
+        nul_seen: bool,
+        line_no: u64,
+        line: &[u8],
+    ) -> Result<(), FormatError> {
+        if nul_seen && memchr::memchr(0, line).is_some() {
             return Err(FormatError::new(
                 FormatId::Distbuild.title(),
                 Position::Line(line_no),
@@ -126,13 +135,14 @@ impl DistbuildReader {
 
 impl FormatReader for DistbuildReader {
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let state = &mut self.state;
-        self.lines.feed(chunk, |n, l| Self::line(state, diags, n, l))
+        self.nul_seen = self.nul_seen || memchr::memchr(0, chunk).is_some();
+        let (state, nul_seen) = (&mut self.state, self.nul_seen);
+        self.lines.feed(chunk, |n, l| Self::line(state, diags, nul_seen, n, l))
     }
 
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
-        let state = &mut self.state;
-        self.lines.finish(|n, l| Self::line(state, diags, n, l))?;
+        let (state, nul_seen) = (&mut self.state, self.nul_seen);
+        self.lines.finish(|n, l| Self::line(state, diags, nul_seen, n, l))?;
         Ok(Parsed::Distbuild(Box::new(self.state.finish(diags))))
     }
 
