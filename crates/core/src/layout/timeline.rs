@@ -82,21 +82,30 @@ impl TimelineIndex {
             }
         }
         let mut row_of = vec![u32::MAX; model.tasks().len()];
+        let mut keys: Vec<(Nanos, u8, Nanos, u32)> = Vec::new();
         let rows = by_lane
             .into_iter()
-            .map(|mut tasks| {
-                // Setup first on a tie, so prepare tasks sit at the start of their lane;
-                // then instants (which take no room: they must not push a task that
-                // starts with them to another row), then longest first.
-                tasks.sort_unstable_by_key(|&t| {
-                    let task = model.task(t);
-                    (task.start, task.role != Role::Setup, task.end != task.start, Reverse(task.end), t)
-                });
-                let mut rows: Vec<Vec<TaskId>> = Vec::new();
-                let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
-                for t in tasks {
+            .map(|tasks| {
+                // The lane's tasks as sort keys, held together so the sort
+                // reads contiguous keys rather than the tasks themselves:
+                // (start, rank, !end, id) — setup first on a tie, so prepare
+                // tasks sit at the start of their lane; then instants (which
+                // take no room: they must not push a task that starts with
+                // them to another row); then longest first (`!end` orders
+                // ends backwards).
+                keys.clear();
+                keys.extend(tasks.iter().map(|&t| {
                     let task = model.task(t);
                     let (start, end) = (task.start.unwrap_or(0), task.end.unwrap_or(0));
+                    let rank = u8::from(task.role != Role::Setup) * 2 + u8::from(end != start);
+                    (start, rank, !end, t.0)
+                }));
+                drop(tasks);
+                keys.sort_unstable();
+                let mut rows: Vec<Vec<TaskId>> = Vec::new();
+                let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
+                for &(start, _, not_end, t) in &keys {
+                    let end = !not_end;
                     let row = match free.peek() {
                         Some(&Reverse((free_at, row))) if free_at <= start => {
                             free.pop();
@@ -107,8 +116,8 @@ impl TimelineIndex {
                             rows.len() as u32 - 1
                         }
                     };
-                    rows[row as usize].push(t);
-                    row_of[t.index()] = row;
+                    rows[row as usize].push(TaskId(t));
+                    row_of[t as usize] = row;
                     free.push(Reverse((end.max(start), row)));
                 }
                 rows
