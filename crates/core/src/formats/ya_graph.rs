@@ -75,6 +75,8 @@ pub struct BuildGraph {
     /// Node index by uid string id (`u32::MAX`: not a node).
     index: Vec<u32>,
     meta_of: FastMap<TaskMeta, u32>,
+    /// The metadata of the node read last.
+    last_meta: u32,
 }
 
 impl BuildGraph {
@@ -256,12 +258,25 @@ impl YaGraphReader {
                 let deps: Box<[u32]> = node.deps.iter().map(|d| graph.strings.intern(&d.0)).collect();
                 let kind = node.kv.p.as_ref().map(|p| graph.strings.intern(&p.0));
                 let color = node.kv.pc.as_ref().map(|c| graph.strings.intern(&c.0));
-                let meta = graph.meta_id(TaskMeta {
-                    node_type: node.node_type.map(|t| t.0.into_owned()),
-                    runs_test: node.kv.run_test_node.as_ref().is_some_and(|v| v.as_bool().unwrap_or(false)),
-                    tags: node.tags.into_iter().map(|t| t.0.into_owned()).collect(),
-                    platform: node.platform.map(|p| p.0.into_owned()),
-                });
+                let runs_test = node.kv.run_test_node.as_ref().is_some_and(|v| v.as_bool().unwrap_or(false));
+                let meta = match graph.metas.get(graph.last_meta as usize) {
+                    // Neighbouring nodes mostly say the same: no strings are made for them.
+                    Some(last)
+                        if last.node_type.as_deref() == node.node_type.as_ref().map(|t| &*t.0)
+                            && last.runs_test == runs_test
+                            && last.tags.iter().map(String::as_str).eq(node.tags.iter().map(|t| &*t.0))
+                            && last.platform.as_deref() == node.platform.as_ref().map(|p| &*p.0) =>
+                    {
+                        graph.last_meta
+                    }
+                    _ => graph.meta_id(TaskMeta {
+                        node_type: node.node_type.map(|t| t.0.into_owned()),
+                        runs_test,
+                        tags: node.tags.into_iter().map(|t| t.0.into_owned()).collect(),
+                        platform: node.platform.map(|p| p.0.into_owned()),
+                    }),
+                };
+                graph.last_meta = meta;
                 let slot = uid as usize;
                 if graph.index.len() <= slot {
                     graph.index.resize(slot + 1, u32::MAX);
