@@ -6,7 +6,7 @@
 //! offset and a table slot) — a million build uids take tens of megabytes,
 //! not a hundred.
 
-use foldhash::fast::RandomState;
+use crate::hash::FastState;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
@@ -19,7 +19,7 @@ pub struct Interner {
     ends: Vec<usize>,
     /// The ids, found by the hash of their string.
     ids: HashTable<u32>,
-    hasher: RandomState,
+    hasher: FastState,
 }
 
 /// The string `id` of `text` cut at `ends`.

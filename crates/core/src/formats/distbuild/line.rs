@@ -64,11 +64,14 @@ pub(super) fn parse_int(field: &[u8]) -> Option<i64> {
     if digits.is_empty() {
         return None;
     }
-    let mut v: i64 = 0;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
-        }
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    // Eighteen digits always fit: plain arithmetic for them (an overflow
+    // check per digit is a 128-bit multiply in WebAssembly), checked after.
+    let (head, tail) = digits.split_at(digits.len().min(18));
+    let mut v = head.iter().fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+    for &d in tail {
         v = v.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
     }
     Some(if neg { -v } else { v })
@@ -102,7 +105,9 @@ mod tests {
         assert_eq!(parse_int(b"1700"), Some(1700));
         assert_eq!(parse_int(b"-5"), Some(-5));
         assert_eq!(parse_int(b"+5"), Some(5));
-        for bad in [&b""[..], b"-", b"12a", b"1.5", b"99999999999999999999"] {
+        assert_eq!(parse_int(b"9223372036854775807"), Some(i64::MAX));
+        assert_eq!(parse_int(b"-000000000000000000001"), Some(-1));
+        for bad in [&b""[..], b"-", b"12a", b"1.5", b"99999999999999999999", b"9223372036854775808"] {
             assert_eq!(parse_int(bad), None);
         }
         assert!(is_numeric(b"007") && !is_numeric(b"") && !is_numeric(b"host1"));

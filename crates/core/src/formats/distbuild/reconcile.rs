@@ -91,7 +91,10 @@ pub(crate) const COPY_KIND: &str = "Copy";
 pub(crate) const PREPARE_PREFIX: &str = "prepare:";
 
 fn ns(ms: Option<i64>) -> Option<i64> {
-    ms.map(|t| t.saturating_mul(NANOS_PER_MS))
+    // `saturating_mul`, without its overflow check (a 128-bit multiply in
+    // WebAssembly) for the times that cannot overflow.
+    const LIMIT: i64 = i64::MAX / NANOS_PER_MS;
+    ms.map(|t| if (-LIMIT..=LIMIT).contains(&t) { t * NANOS_PER_MS } else { t.saturating_mul(NANOS_PER_MS) })
 }
 
 /// The streaming state of one log.
