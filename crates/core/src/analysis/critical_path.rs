@@ -36,8 +36,11 @@ pub struct Cycle {
 /// "cyclic dependency detected"; here the closing edge is ignored).
 pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
     let n = model.tasks().len();
-    let dur = |t: TaskId| model.task(t).duration();
-    let mut crit: Vec<Option<Nanos>> = vec![None; n];
+    // Durations, and each task's path length once known, with `UNKNOWN` for
+    // none: 8 bytes a task each, read in place of the tasks themselves.
+    const UNKNOWN: Nanos = Nanos::MIN;
+    let dur: Vec<Nanos> = model.tasks().iter().map(|t| t.duration().unwrap_or(UNKNOWN)).collect();
+    let mut crit: Vec<Nanos> = vec![UNKNOWN; n];
     // The dependency each task's path goes through (`NONE`: none); a plain
     // index keeps this at 4 bytes a task.
     const NONE: u32 = u32::MAX;
@@ -56,10 +59,10 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
         .map(|(i, _)| TaskId(i as u32));
     let mut end: Option<TaskId> = None;
     for c in candidates {
-        if dur(c).is_none() {
+        if dur[c.index()] == UNKNOWN {
             continue;
         }
-        if crit[c.index()].is_none() {
+        if crit[c.index()] == UNKNOWN {
             on_stack[c.index()] = true;
             stack.push((c, 0));
             while let Some(&mut (t, ref mut next)) = stack.last_mut() {
@@ -71,7 +74,7 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
                         cycles.push(Cycle { tasks: stack[from..].iter().map(|&(s, _)| s).collect() });
                         continue;
                     }
-                    if crit[d.index()].is_none() && dur(d).is_some() {
+                    if crit[d.index()] == UNKNOWN && dur[d.index()] != UNKNOWN {
                         on_stack[d.index()] = true;
                         stack.push((d, 0));
                     }
@@ -80,21 +83,22 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
                 // Every dependency is done: choose the first maximum, as ya does.
                 let mut chosen: Option<(TaskId, Nanos)> = None;
                 for &d in deps {
-                    if let Some(cd) = crit[d.index()] {
-                        if chosen.is_none_or(|(_, cb)| cb < cd) {
-                            chosen = Some((d, cd));
-                        }
+                    let cd = crit[d.index()];
+                    if cd != UNKNOWN && chosen.is_none_or(|(_, cb)| cb < cd) {
+                        chosen = Some((d, cd));
                     }
                 }
-                let own = dur(t).unwrap_or(0);
-                crit[t.index()] = Some(own + chosen.map_or(0, |(_, c)| c));
+                // Saturating, so no sum becomes `UNKNOWN` (or wraps).
+                let own = dur[t.index()];
+                crit[t.index()] = own.saturating_add(chosen.map_or(0, |(_, c)| c)).max(UNKNOWN + 1);
                 best[t.index()] = chosen.map_or(NONE, |(d, _)| d.0);
                 on_stack[t.index()] = false;
                 stack.pop();
             }
         }
-        let tm = crit[c.index()].unwrap_or(0);
-        if end.is_none_or(|e| crit[e.index()].unwrap_or(0) < tm) {
+        let known = |t: TaskId| Some(crit[t.index()]).filter(|&c| c != UNKNOWN).unwrap_or(0);
+        let tm = known(c);
+        if end.is_none_or(|e| known(e) < tm) {
             end = Some(c);
         }
     }
@@ -106,7 +110,8 @@ pub fn ya_path(model: &Model) -> (Path, Vec<Cycle>) {
         tasks.push(at);
     }
     tasks.reverse();
-    (Path { tasks, total: crit[end.index()].unwrap_or(0) }, cycles)
+    let total = Some(crit[end.index()]).filter(|&c| c != UNKNOWN).unwrap_or(0);
+    (Path { tasks, total }, cycles)
 }
 
 /// One step of the blocking chain: a task and how long it sat idle after
