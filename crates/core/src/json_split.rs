@@ -164,6 +164,18 @@ impl JsonSplitter {
         }
     }
 
+    /// Is the scanner, outside any string or capture, where an element of
+    /// a split array starts?
+    fn at_element_start(&self) -> bool {
+        !self.in_string
+            && self.capture == Capture::None
+            && match self.root {
+                Root::Array => self.depth == 1,
+                Root::Object => self.splitting && self.depth == 2,
+                Root::Unknown => false,
+            }
+    }
+
     fn begin(&mut self, capture: Capture) {
         self.capture = capture;
         self.buf.clear();
@@ -214,6 +226,18 @@ impl JsonSplitter {
                 }
             }
             let b = chunk[i];
+            if matches!(b, b'{' | b'[') && self.at_element_start() {
+                // An element that ends in this chunk goes out as it lies, scanned in one go.
+                if let Some((len, lines)) = container_end(&chunk[i..]) {
+                    let key = (self.root == Root::Object).then(|| Self::key_str(&self.key));
+                    let value = &chunk[i..i + len];
+                    each(Piece::Element { key, value, offset: self.offset, line: self.line });
+                    self.offset += len as u64;
+                    self.line += lines;
+                    i += len;
+                    continue;
+                }
+            }
             self.byte(b, each)?;
             self.offset += 1;
             if b == b'\n' {
@@ -329,6 +353,42 @@ impl JsonSplitter {
         }
         Ok(())
     }
+}
+
+/// The length of the object or array that `bytes` starts with, and the
+/// newlines in it, if it ends within `bytes`. Brackets and strings are
+/// tracked as [`JsonSplitter::feed`] tracks them.
+fn container_end(bytes: &[u8]) -> Option<(usize, u64)> {
+    let mut depth = 0u32;
+    let mut lines = 0u64;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        match b {
+            b'"' => loop {
+                match *bytes.get(i)? {
+                    b'"' => {
+                        i += 1;
+                        break;
+                    }
+                    b'\\' => i += 1,
+                    b'\n' => lines += 1,
+                    _ => {}
+                }
+                i += 1;
+            },
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((i, lines));
+                }
+            }
+            b'\n' => lines += 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -160,6 +160,36 @@ impl Builder {
     }
 }
 
+/// Each call's key as an index into the distinct keys' texts (equal texts,
+/// equal indices), and those texts.
+fn key_ids(calls: &[Call<'_>]) -> (Vec<u32>, Vec<String>) {
+    let mut by_parts: FastMap<(&str, Option<&str>), u32> = FastMap::default();
+    let mut by_text: FastMap<String, u32> = FastMap::default();
+    let mut texts: Vec<String> = Vec::new();
+    let mut ids = Vec::with_capacity(calls.len());
+    for c in calls {
+        let id = match by_parts.get(&(c.shown_name(), c.args)) {
+            Some(&id) => id,
+            None => {
+                let text = c.key();
+                let id = match by_text.get(&text) {
+                    Some(&id) => id,
+                    None => {
+                        let id = texts.len() as u32;
+                        by_text.insert(text.clone(), id);
+                        texts.push(text);
+                        id
+                    }
+                };
+                by_parts.insert((c.shown_name(), c.args), id);
+                id
+            }
+        };
+        ids.push(id);
+    }
+    (ids, texts)
+}
+
 /// An entry of the begin or end queue: the call's index and its rebased time.
 #[derive(Clone, Copy)]
 struct Queued {
@@ -171,7 +201,9 @@ impl ThreadStacks {
     /// The stacks of one thread's begin, end and complete events, in file order.
     pub fn from_calls(calls: &[Call<'_>]) -> ThreadStacks {
         let first = calls.iter().map(|c| c.ts).fold(f64::INFINITY, f64::min);
-        let keys: Vec<String> = calls.iter().map(Call::key).collect();
+        let (keys, key_texts) = key_ids(calls);
+        // Each key's frame, once a call of it has begun.
+        let mut frame_of_key: Vec<Option<u32>> = vec![None; key_texts.len()];
         let mut begins: Vec<Queued> = Vec::new();
         let mut ends: Vec<Queued> = Vec::new();
         let mut completes: Vec<(usize, f64)> = Vec::new();
@@ -205,7 +237,11 @@ impl ThreadStacks {
             };
             if take_begin {
                 let Some(q) = begins.pop_front() else { break };
-                let frame = b.frame(keys[q.call].clone(), calls[q.call].shown_name());
+                let key = keys[q.call] as usize;
+                let frame = match frame_of_key[key] {
+                    Some(f) => f,
+                    None => *frame_of_key[key].insert(b.frame(key_texts[key].clone(), calls[q.call].shown_name())),
+                };
                 b.enter(frame, q.ts);
                 stack.push((q.call, b.stacks.spans.len()));
                 b.stacks.spans.push(Span { begin: q.call, end: None, end_ts: f64::NAN });

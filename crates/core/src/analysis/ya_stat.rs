@@ -168,30 +168,42 @@ fn classify(model: &Model, id: TaskId, download_kind: &[bool]) -> Class {
     }
 }
 
-/// ya's `_transform_timeline`: a sweep over the task intervals.
+/// ya's `_transform_timeline`: a sweep over the task intervals. Starts and
+/// ends are sorted apart (stably: runs already in order cost little) and
+/// every change at one time is applied before the stage is read.
 fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
     // A task that is not a run is a download when its type (its kind: the
     // cached mark is only for runs) says it came from the dist cache.
     let download_kind: Vec<bool> = model.kinds().iter().map(|k| k.name.contains("from dist cache")).collect();
-    // (time, class, starts): 16 bytes an event.
-    let mut events: Vec<(Nanos, Class, bool)> = Vec::with_capacity(tasks.len() * 2);
+    let mut starts: Vec<(Nanos, Class)> = Vec::with_capacity(tasks.len());
+    let mut ends: Vec<(Nanos, Class)> = Vec::with_capacity(tasks.len());
     for &id in tasks {
         let t = model.task(id);
         let class = classify(model, id, &download_kind);
-        events.push((t.start.unwrap_or(0), class, true));
-        events.push((t.end.unwrap_or(0), class, false));
+        starts.push((t.start.unwrap_or(0), class));
+        ends.push((t.end.unwrap_or(0), class));
     }
-    events.sort_unstable_by_key(|e| e.0);
+    starts.sort_by_key(|e| e.0);
+    ends.sort_by_key(|e| e.0);
     let mut count = [0i64; 4];
     let idx = |c: Class| c as usize;
     let mut totals = [0 as Nanos; 8];
     let mut current: Option<(Stage, Nanos)> = None;
-    let mut i = 0;
-    while i < events.len() {
-        let t = events[i].0;
-        while i < events.len() && events[i].0 == t {
-            count[idx(events[i].1)] += if events[i].2 { 1 } else { -1 };
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let t = match (starts.get(i), ends.get(j)) {
+            (Some(s), Some(e)) => s.0.min(e.0),
+            (Some(s), None) => s.0,
+            (None, Some(e)) => e.0,
+            (None, None) => break,
+        };
+        while let Some(&(_, c)) = starts.get(i).filter(|s| s.0 == t) {
+            count[idx(c)] += 1;
             i += 1;
+        }
+        while let Some(&(_, c)) = ends.get(j).filter(|e| e.0 == t) {
+            count[idx(c)] -= 1;
+            j += 1;
         }
         let (tests, build, download, service) = (count[0], count[1], count[2], count[3]);
         let stage = if tests > 0 && build == 0 && download == 0 && service == 0 {
@@ -231,76 +243,83 @@ fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
     }
 }
 
-/// Computes ya's statistics of a model.
+/// Computes ya's statistics of a model, in one pass over its tasks.
 pub fn ya_stat(model: &Model) -> YaStat {
-    let ids = || (0..model.tasks().len() as u32).map(TaskId);
-    let runs: Vec<TaskId> = ids().filter(|&i| model.task(i).role == Role::Work).collect();
-    let count_setup = |kind: &str| {
-        ids().filter(|&i| model.task(i).role == Role::Setup && type_name(model, i, false) == kind).count() as u64
-    };
-    let not_cached: Vec<TaskId> = runs
-        .iter()
-        .copied()
-        .filter(|&i| !model.task(i).cached && model.task(i).duration().is_some_and(|d| d != 0))
-        .collect();
-    let cache = CacheStats {
-        run_tasks: runs.len() as u64,
-        local: count_setup("prepare:get from local cache"),
-        dist: count_setup("prepare:get from dist cache"),
-        not_cached: not_cached.len() as u64,
-        tests: not_cached.iter().filter(|&&i| model.task(i).meta.as_ref().is_some_and(|m| m.runs_test)).count() as u64,
-        failed: runs.iter().filter(|&&i| model.task(i).failed).count() as u64,
-    };
-
+    let mut cache = CacheStats::default();
+    let mut totals = Totals::default();
     // ya's `tasks`: every task with a duration, in model order, stably sorted
     // by (start, end); its later stable sorts break ties by that order, which
     // is the key (start, end, id).
-    let timed: Vec<TaskId> =
-        ids().filter(|&i| model.task(i).role != Role::Phase && model.task(i).duration().is_some()).collect();
-    let order = |i: TaskId| (model.task(i).start, model.task(i).end, i);
-    let dur = |i: TaskId| model.task(i).duration().unwrap_or(0);
-
-    let longest = top(&timed, TOP, |i| (std::cmp::Reverse(dur(i)), order(i)));
-    let copies: Vec<TaskId> = timed.iter().copied().filter(|&i| model.task(i).role == Role::Transfer).collect();
-    let biggest_copies = top(&copies, TOP, |i| (std::cmp::Reverse(model.task(i).bytes.unwrap_or(0)), i));
-
-    let positive: Vec<TaskId> = timed.iter().copied().filter(|&i| dur(i) > 0).collect();
+    let mut timed: Vec<TaskId> = Vec::new();
+    let mut copies: Vec<TaskId> = Vec::new();
+    let mut positive: Vec<TaskId> = Vec::new();
     // Per type (a kind: ya's type without the cached mark): total, count,
     // the colour of its last task and its first task, in ya's order.
     // (start, end, id) of a type's first task: ya's order of types on a tie.
     type First = (Option<Nanos>, Option<Nanos>, TaskId);
     let mut types: Vec<Option<(TypeTotal, First)>> = vec![None; model.kinds().len()];
-    for &i in &positive {
-        let k = model.task(i).kind.index();
-        let entry = types[k].get_or_insert_with(|| {
-            let kind = &model.kinds()[k];
-            (TypeTotal { kind: kind.name.clone(), color: kind.color.clone(), total: 0, count: 0 }, order(i))
-        });
-        entry.0.total += dur(i);
-        entry.0.count += 1;
+    // The first start and the last end of those with a positive duration.
+    let mut window: Option<(Nanos, Nanos)> = None;
+    for (i, t) in model.tasks().iter().enumerate() {
+        let id = TaskId(i as u32);
+        let dur = t.duration();
+        match t.role {
+            Role::Work => {
+                cache.run_tasks += 1;
+                cache.failed += u64::from(t.failed);
+                if !t.cached && dur.is_some_and(|d| d != 0) {
+                    cache.not_cached += 1;
+                    cache.tests += u64::from(t.meta.as_ref().is_some_and(|m| m.runs_test));
+                }
+                if let Some(d) = dur {
+                    totals.run += d;
+                    if t.failed {
+                        totals.failed += d;
+                    }
+                    if node_type(model, id) == Some("test") {
+                        totals.tests += d;
+                    }
+                }
+            }
+            Role::Setup => match type_name(model, id, false).as_str() {
+                "prepare:get from local cache" => cache.local += 1,
+                "prepare:get from dist cache" => cache.dist += 1,
+                _ => {}
+            },
+            _ => {}
+        }
+        let Some(d) = dur.filter(|_| t.role != Role::Phase) else { continue };
+        timed.push(id);
+        if t.role == Role::Transfer {
+            copies.push(id);
+        }
+        if d > 0 {
+            positive.push(id);
+            let k = t.kind.index();
+            let entry = types[k].get_or_insert_with(|| {
+                let kind = &model.kinds()[k];
+                (
+                    TypeTotal { kind: kind.name.clone(), color: kind.color.clone(), total: 0, count: 0 },
+                    (t.start, t.end, id),
+                )
+            });
+            entry.0.total += d;
+            entry.0.count += 1;
+            if let (Some(s), Some(e)) = (t.start, t.end) {
+                window = Some(window.map_or((s, e), |(a, z)| (a.min(s), z.max(e))));
+            }
+        }
     }
+    let order = |i: TaskId| (model.task(i).start, model.task(i).end, i);
+    let dur = |i: TaskId| model.task(i).duration().unwrap_or(0);
+    let longest = top(&timed, TOP, |i| (std::cmp::Reverse(dur(i)), order(i)));
+    let biggest_copies = top(&copies, TOP, |i| (std::cmp::Reverse(model.task(i).bytes.unwrap_or(0)), i));
+
     let mut types: Vec<(TypeTotal, First)> = types.into_iter().flatten().collect();
     types.sort_by_key(|(t, first)| (std::cmp::Reverse(t.total), *first));
     let by_type: Vec<TypeTotal> = types.into_iter().map(|(t, _)| t).collect();
 
-    let task_execution = match (
-        positive.iter().filter_map(|&i| model.task(i).start).min(),
-        positive.iter().filter_map(|&i| model.task(i).end).max(),
-    ) {
-        (Some(a), Some(b)) => b - a,
-        _ => 0,
-    };
-
-    let mut totals = Totals::default();
-    for &i in runs.iter().filter(|&&i| model.task(i).duration().is_some()) {
-        totals.run += dur(i);
-        if model.task(i).failed {
-            totals.failed += dur(i);
-        }
-        if node_type(model, i) == Some("test") {
-            totals.tests += dur(i);
-        }
-    }
+    let task_execution = window.map_or(0, |(a, b)| b - a);
     YaStat { cache, longest, biggest_copies, by_type, stages: stages(model, &positive), task_execution, totals }
 }
 

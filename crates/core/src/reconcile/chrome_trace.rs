@@ -22,7 +22,7 @@ use crate::analysis::trace_stacks::{self, Call, Edge, StackFrameName, ThreadStac
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::chrome_trace::{ChromeTrace, Scope, SlicePhase};
 use crate::hash::{FastMap, FastSet};
-use crate::model::{LaneId, Model, ModelBuilder, Nanos, Role, Task, TaskId};
+use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId};
 use std::collections::BTreeMap;
 
 /// Bazel's category of its critical path's slices.
@@ -201,7 +201,8 @@ fn next_slice(placed: &Placed, t: Nanos) -> Option<TaskId> {
 
 /// The model and run of a trace.
 pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, ChromeRun) {
-    let mut b = ModelBuilder::new();
+    let tasks = trace.slices.len() + trace.instants.len() + trace.asyncs.len() / 2;
+    let mut b = ModelBuilder::with_strings(Default::default(), tasks, 0);
     let mut lanes = Lanes { used: FastSet::default() };
     let mut lane_of: Vec<Option<LaneId>> = vec![None; trace.threads.len()];
     for t in thread_order(trace) {
@@ -226,14 +227,18 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, Chrome
     let mut slice_task: Vec<Option<TaskId>> = vec![None; trace.slices.len()];
     let mut placed: Vec<Placed> = vec![Vec::new(); trace.threads.len()];
     let mut flame_stacks: Vec<(u32, ThreadStacks)> = Vec::new();
+    // A slice's uid and kind by its (name, cat), made once each.
+    let mut named: FastMap<(Option<u32>, Option<u32>), (Sym, KindId)> = FastMap::default();
     for (t, slices) in by_thread.iter().enumerate().filter(|(_, s)| !s.is_empty()) {
         let calls: Vec<Call<'_>> = slices.iter().map(|&i| call_of(trace, i)).collect();
         let stacks = ThreadStacks::from_calls(&calls);
         for span in &stacks.spans {
             let i = slices[span.begin];
             let s = &trace.slices[i];
-            let uid = b.sym(calls[span.begin].shown_name());
-            let kind = b.kind(s.cat.or(s.name).map_or("(unnamed)", |k| trace.str(k)), None);
+            let (uid, kind) = *named.entry((s.name, s.cat)).or_insert_with(|| {
+                let uid = b.sym(calls[span.begin].shown_name());
+                (uid, b.kind(s.cat.or(s.name).map_or("(unnamed)", |k| trace.str(k)), None))
+            });
             let (start, end) = (ns(s.ts), ns(span.end_ts).max(ns(s.ts)));
             let id = b.task(Task::new(uid, kind, Role::Work, lane(t as u32), Some(start), Some(end)));
             slice_task[i] = Some(id);
@@ -253,11 +258,12 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, Chrome
     run.flows = edges.len() as u64;
     run.counters = counters(trace);
 
+    let bazel = trace.strings.get(BAZEL_CRITICAL_PATH);
     let mut critical: Vec<TaskId> = trace
         .slices
         .iter()
         .zip(&slice_task)
-        .filter(|(s, _)| s.cat.is_some_and(|c| trace.str(c) == BAZEL_CRITICAL_PATH))
+        .filter(|(s, _)| bazel.is_some() && s.cat == bazel)
         .filter_map(|(_, t)| *t)
         .collect();
     critical.sort_by_key(|&t| (b.get(t).start, t.0));

@@ -47,7 +47,9 @@
 //! stays `1.0`).
 
 mod event;
+mod fast;
 mod js;
+mod raw;
 mod reader;
 #[cfg(test)]
 mod tests;

@@ -86,3 +86,86 @@ fn a_document_that_stops_being_json_is_an_error() {
     let err = read_bytes("t", b"[{\"ph\":\"X\",\"ts\":1}] trailing", 4).unwrap_err().to_string();
     assert!(err.contains("expected the end of the JSON document"), "{err}");
 }
+
+/// serde_json's reading of an event, errors as text.
+fn by_serde(event: &[u8]) -> Result<raw::RawEvent<'_>, String> {
+    serde_json::from_slice(event).map_err(|e| e.to_string())
+}
+
+/// Events as writers write them: the benchmark's, Chrome's, Bazel's (with
+/// spaces), a flow, an async event with `id2`, Hermes' string times.
+const EVENTS: [&str; 6] = [
+    r#"{"name":"leaf0","cat":"bench","ph":"X","ts":15,"dur":60,"pid":1,"tid":0,"args":{"n":0}}"#,
+    r#"{"args":{"data":{"frame":"F1","url":"https://a/b?c=1"}},"cat":"devtools.timeline","dur":12,"name":"ParseHTML","ph":"X","pid":42,"tdur":11,"tid":7,"ts":123456789012,"tts":9876}"#,
+    r#"{"cat": "action processing", "name": "Compiling a.cc", "ph": "X", "ts": 1200.5, "dur": 300, "pid": 1, "tid": "worker-3", "args": {"target": "//a:b", "list": [1, -2.5e3, true, null, "\u00e9\\"]}}"#,
+    r#"{"name":"f","ph":"s","ts":-4,"pid":"p","tid":2,"id":"0x1","cat":"flow","bp":"e","bind_id":7,"flow_in":true,"flow_out":false,"s":"t"}"#,
+    r#"{"name":"a","ph":"b","ts":1,"pid":1,"tid":1,"cat":"c","id2":{"local":"0x2"},"scope":"s","args":null}"#,
+    r#"{"ph":"B","ts":"11550183666","pid":"1","tid":"2","name":"(root)","args":{"line":1,"column":2}}"#,
+];
+
+#[test]
+fn the_fast_path_takes_plain_events_and_reads_them_as_serde_does() {
+    for event in EVENTS {
+        let fast = fast::event(event.as_bytes());
+        assert!(fast.is_some(), "{event}");
+        assert_eq!(fast.map(Ok), Some(by_serde(event.as_bytes())), "{event}");
+    }
+}
+
+/// Pieces that make an event unusual: whitespace, other number forms,
+/// literals, escapes, unknown or repeated keys, stray brackets, nesting,
+/// non-ASCII and control bytes.
+const PIECES: [&str; 34] = [
+    "",
+    " ",
+    "\n",
+    "0",
+    "01",
+    "-1",
+    "-0",
+    "-",
+    "null",
+    "true",
+    "1.5",
+    "1.",
+    "1e3",
+    "2E-7",
+    "1e400",
+    "\\u0041",
+    "\\ud800",
+    "\\x",
+    "\\\"",
+    "9999999999999999",
+    "99999999999999999999",
+    "9223372036854775808",
+    "\"x\":1,",
+    "\"ph\":\"X\",",
+    "\"ts\":2,",
+    "\"args\":{\"a\":[1,{}]},",
+    "}",
+    "{",
+    "[",
+    ",",
+    "\"",
+    "é",
+    "\u{1}",
+    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+    #[test]
+    fn the_fast_path_never_disagrees_with_serde(
+        base in 0..EVENTS.len(),
+        edits in proptest::collection::vec(
+            (proptest::prelude::any::<proptest::sample::Index>(), 0..4usize, 0..PIECES.len()),
+            0..4,
+        ),
+    ) {
+        let event = crate::test_support::edited(EVENTS[base], &edits, &PIECES);
+        if let Some(fast) = fast::event(&event) {
+            proptest::prop_assert_eq!(Ok(fast), by_serde(&event));
+        }
+    }
+}

@@ -172,13 +172,6 @@ const PIECES: [&str; 24] = [
     "[]",
 ];
 
-/// The places in `line` next to a JSON structural character, where
-/// [`PIECES`] go.
-fn boundaries(line: &[u8]) -> Vec<usize> {
-    let structural = |i: usize| line.get(i).is_some_and(|b| b"{}[],:\"".contains(b));
-    (0..=line.len()).filter(|&i| structural(i) || (i > 0 && structural(i - 1))).collect()
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
 
@@ -192,13 +185,7 @@ proptest::proptest! {
     ) {
         let synthetic = t("TE", "x|y", 3, 42);
         let bases = [CURRENT_LINE, synthetic.trim_end(), "{\"T\":{\"pn\":\"-\",\"tid\":1,\"t\":{\"sec\":1,\"nsec\":2}}}"];
-        let mut line = bases[base].as_bytes().to_vec();
-        for (at, cut, piece) in edits {
-            let places = boundaries(&line);
-            let from = places[at.index(places.len())];
-            let to = (from + cut).min(line.len());
-            line.splice(from..to, PIECES[piece].bytes());
-        }
+        let line = crate::test_support::edited(bases[base], &edits, &PIECES);
         if let Some(fast) = fast::timing_record(&line) {
             proptest::prop_assert_eq!(Ok(fast), by_serde(&line));
         }
