@@ -138,6 +138,11 @@ impl JsonSplitter {
         self.root
     }
 
+    /// The 1-based line the scanner is on (1 plus the newlines fed so far).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     /// The root value has been closed.
     pub fn is_done(&self) -> bool {
         self.done

@@ -201,18 +201,13 @@ impl Format for YaGraphFormat {
     }
 
     fn reader(&self) -> Box<dyn FormatReader> {
-        Box::new(YaGraphReader {
-            splitter: JsonSplitter::new(&["graph"]).skip_members(),
-            graph: BuildGraph::default(),
-            lines: 1,
-        })
+        Box::new(YaGraphReader { splitter: JsonSplitter::new(&["graph"]).skip_members(), graph: BuildGraph::default() })
     }
 }
 
 struct YaGraphReader {
     splitter: JsonSplitter,
     graph: BuildGraph,
-    lines: u64,
 }
 
 impl YaGraphReader {
@@ -290,7 +285,6 @@ impl YaGraphReader {
 
 impl FormatReader for YaGraphReader {
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
-        self.lines += memchr::memchr_iter(b'\n', chunk).count() as u64;
         let graph = &mut self.graph;
         self.splitter.feed(chunk, &mut |p| Self::piece(graph, diags, p)).map_err(|e| {
             FormatError::new(TITLE, Position::Byte(e.offset), "expected the end of the JSON document", &[e.byte])
@@ -314,7 +308,7 @@ impl FormatReader for YaGraphReader {
     }
 
     fn counts(&self) -> ReadCounts {
-        ReadCounts { lines: self.lines, events: self.graph.nodes.len() as u64 }
+        ReadCounts { lines: self.splitter.line(), events: self.graph.nodes.len() as u64 }
     }
 }
 
