@@ -10,13 +10,31 @@ use longpole_core::analysis::evobench::Change;
 use longpole_core::export::run::Target;
 use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
-use longpole_core::layout::timeline::{RowBars, Viewport};
+use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
 use longpole_core::view::{RunView, StatRow, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
 
 /// Identifies one analysis request; the page counts them up from 1.
 pub type RunId = u32;
+
+/// The timeline's width before it has measured itself, px.
+pub const FIRST_WIDTH: f64 = 900.0;
+/// The timeline's height before it has measured itself, px.
+pub const FIRST_HEIGHT: f64 = 600.0;
+/// Lanes asked for beyond the visible ones, above and below, px.
+pub const LANE_MARGIN: f64 = 200.0;
+
+/// What the timeline shows of a run on its first render (the whole run,
+/// [`FIRST_WIDTH`] by [`FIRST_HEIGHT`], scrolled to the top): the viewport
+/// and the lanes. The worker sends these bars with its result, so the chart
+/// draws without asking; None when the run has no time window.
+pub fn first_bars(view: &RunView) -> Option<(Viewport, std::ops::Range<usize>)> {
+    let (start, end) = view.window?;
+    let frame = Frame::new(&view.rows_per_lane);
+    let width = (FIRST_WIDTH - frame.gutter).max(200.0);
+    Some((Viewport { start, end, width }, frame.lanes_between(-LANE_MARGIN, FIRST_HEIGHT + LANE_MARGIN)))
+}
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -172,6 +190,8 @@ pub enum Response {
         summary: Summary,
         /// What the views show of the first run, when there is one.
         view: Option<Box<RunView>>,
+        /// The timeline's bars for its first render ([`first_bars`]).
+        bars: Vec<RowBars>,
         /// Milliseconds from the request to the result.
         elapsed_ms: f64,
         /// The worker's WebAssembly memory after the analysis, bytes.
@@ -309,7 +329,7 @@ mod tests {
             longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
                 .unwrap();
         let summary = Summary::of(&longpole_core::reconcile(vec![input]));
-        let done = Response::Done { run: 3, summary, view: None, elapsed_ms: 1.0, memory_bytes: 0 };
+        let done = Response::Done { run: 3, summary, view: None, bars: Vec::new(), elapsed_ms: 1.0, memory_bytes: 0 };
         assert_eq!(serde_json::from_str::<Response>(&done.to_json()).unwrap(), done);
     }
 }

@@ -220,7 +220,7 @@ impl Reducible for AppState {
                         *progress = Some(p);
                     }
                 }
-                Response::Done { run, summary, view, elapsed_ms, memory_bytes } if run == self.run => {
+                Response::Done { run, summary, view, bars, elapsed_ms, memory_bytes } if run == self.run => {
                     let names = match &self.phase {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
@@ -232,7 +232,7 @@ impl Reducible for AppState {
                         elapsed_ms,
                         memory_bytes,
                     };
-                    next.explore = Explore::default();
+                    next.explore = Explore { bars: Rc::new(bars), ..Explore::default() };
                 }
                 Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Rc::new(rows),
                 Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Rc::new(*layout)),
@@ -341,6 +341,7 @@ mod tests {
                 run: 1,
                 summary,
                 view: Some(Box::new(view)),
+                bars: Vec::new(),
                 elapsed_ms: 1.0,
                 memory_bytes: 0,
             }),

@@ -6,7 +6,7 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
-use crate::protocol::{Export, Progress, Request, Response, RunId};
+use crate::protocol::{first_bars, Export, Progress, Request, Response, RunId};
 use js_sys::{Array, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
 use longpole_core::export::evobench::{statistics_csv, statistics_xlsx};
@@ -33,6 +33,11 @@ use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 /// in 4 MiB slices and 715 MB/s in 16 MiB ones (measured here), and that
 /// reading takes CPU the parse needs.
 pub const SLICE: usize = 16 << 20;
+/// Bytes handed to the core per call. V8 first runs WebAssembly in its
+/// baseline tier and swaps in optimized code only when a function is next
+/// called, so the parse loop is entered afresh every quarter MiB instead of
+/// running a whole slice unoptimized.
+const FEED: usize = 256 << 10;
 /// Least time between two progress messages, in ms.
 const PROGRESS_EVERY_MS: f64 = 100.0;
 
@@ -223,10 +228,15 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
                 .buffer()
                 .unchecked_into::<js_sys::ArrayBuffer>()
                 .byte_length() as u64;
+            let bars = match (analysis.datasets.first(), view.as_ref().and_then(first_bars)) {
+                (Some(d), Some((viewport, lanes))) => index.bars(&d.model, viewport, lanes),
+                _ => Vec::new(),
+            };
             let response = Response::Done {
                 run,
                 summary,
                 view: view.clone().map(Box::new),
+                bars,
                 elapsed_ms: js_sys::Date::now() - began,
                 memory_bytes,
             };
@@ -305,7 +315,9 @@ pub async fn read_file(
         let bytes = Uint8Array::new(&array);
         let n = (bytes.length() as usize).min(buf.len());
         bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        ingest.feed(&buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
+        for chunk in buf[..n].chunks(FEED) {
+            ingest.feed(chunk).map_err(|e| Stop::Failed(e.to_string()))?;
+        }
         if !between(&ingest, n as u64) {
             return Err(Stop::Cancelled);
         }

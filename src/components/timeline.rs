@@ -6,7 +6,7 @@
 //! Wheel zooms around the cursor, dragging pans, a click selects.
 
 use crate::hooks::AnalysisWorker;
-use crate::protocol::{Request, RunId};
+use crate::protocol::{Request, RunId, FIRST_HEIGHT, FIRST_WIDTH, LANE_MARGIN};
 use crate::state::Action;
 use longpole_core::dump::duration_label;
 use longpole_core::formats::FormatId;
@@ -42,9 +42,6 @@ pub struct TimelineProps {
     /// Actions.
     pub dispatch: Callback<Action>,
 }
-
-/// Width of the chart area when it cannot be measured yet, px.
-const DEFAULT_WIDTH: f64 = 900.0;
 
 fn r(x: f64) -> String {
     format!("{:.1}", (x * 10.0).round() / 10.0)
@@ -103,7 +100,7 @@ fn BarsLayer(props: &BarsLayerProps) -> Html {
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
-    let size = use_state(|| (DEFAULT_WIDTH, 600.0, 0.0f64));
+    let size = use_state(|| (FIRST_WIDTH, FIRST_HEIGHT, 0.0f64));
     let drag = use_mut_ref(|| None::<(f64, (Nanos, Nanos))>);
     let hover = use_state(|| None::<(f64, f64, String)>);
     let seq = use_mut_ref(|| Rc::new(Cell::new(0u32)));
@@ -111,7 +108,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let (width, height, top) = *size;
     let chart_w = (width - frame.gutter).max(200.0);
     let viewport = Viewport { start: props.window.0, end: props.window.1, width: chart_w };
-    let lanes = frame.lanes_between(top - 200.0, top + height + 200.0);
+    let lanes = frame.lanes_between(top - LANE_MARGIN, top + height + LANE_MARGIN);
 
     // Measure the scroller after each render; keep its size and scroll in state.
     {

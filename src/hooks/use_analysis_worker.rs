@@ -1,18 +1,35 @@
-//! The page's handle on its analysis worker: starts it once, turns its
-//! messages into [`Action`]s, and sends it requests with files attached.
+//! The page's handle on its analysis worker: takes over the one `boot.js`
+//! started (or starts it), turns its messages into [`Action`]s, and sends
+//! it requests with files attached.
 
 use crate::protocol::{Request, Response};
 use crate::state::Action;
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Function, Object, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{File, MessageEvent, Worker};
+use web_sys::{ErrorEvent, File, MessageEvent, Worker};
 use yew::prelude::*;
 
 /// The worker's loader script, relative to the page so any base path works.
 const WORKER_URL: &str = "./worker_loader.js";
+
+/// Where `boot.js` leaves the worker it started: `{ worker, early }`, the
+/// events that came before the app took over in `early`.
+const EARLY_KEY: &str = "longpoleWorker";
+
+/// Takes the worker `boot.js` started, with the events it sent meanwhile.
+fn take_early_worker() -> Option<(Worker, Array)> {
+    let global = js_sys::global();
+    let key = JsValue::from_str(EARLY_KEY);
+    let early = Reflect::get(&global, &key).ok().filter(|e| e.is_object())?;
+    // Taken once: a second app instance starts a worker of its own.
+    let _ = Reflect::delete_property(global.unchecked_ref::<Object>(), &key);
+    let worker = Reflect::get(&early, &JsValue::from_str("worker")).ok()?.dyn_into::<Worker>().ok()?;
+    let events = Reflect::get(&early, &JsValue::from_str("early")).ok()?.dyn_into::<Array>().ok()?;
+    Some((worker, events))
+}
 
 /// The worker and the messages waiting for it to be ready.
 ///
@@ -70,7 +87,8 @@ impl AnalysisWorker {
     }
 }
 
-/// Starts the worker on first render; its messages are dispatched as [`Action::Worker`].
+/// Takes over (or starts) the worker on first render; its messages are
+/// dispatched as [`Action::Worker`].
 #[hook]
 pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
     let link = use_mut_ref(Link::default);
@@ -106,11 +124,24 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                     dispatch.emit(Action::Failed(format!("the analysis worker stopped: {}", e.message())));
                 })
             };
-            match Worker::new(WORKER_URL) {
+            let (worker, early) = match take_early_worker() {
+                Some((w, early)) => (Ok(w), early),
+                None => (Worker::new(WORKER_URL), Array::new()),
+            };
+            match worker {
                 Ok(w) => {
                     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                     link.borrow_mut().worker = Some(w);
+                    for event in early.iter() {
+                        let handler: &Function = if event.is_instance_of::<ErrorEvent>() {
+                            on_error.as_ref().unchecked_ref()
+                        } else {
+                            on_message.as_ref().unchecked_ref()
+                        };
+                        // A handler that throws has dispatched its failure already.
+                        let _ = handler.call1(&JsValue::NULL, &event);
+                    }
                 }
                 Err(_) => dispatch.emit(Action::Failed("this browser could not start the analysis worker".into())),
             }
