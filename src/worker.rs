@@ -35,9 +35,10 @@ use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 pub const SLICE: usize = 16 << 20;
 /// Bytes handed to the core per call. V8 first runs WebAssembly in its
 /// baseline tier and swaps in optimized code only when a function is next
-/// called, so the parse loop is entered afresh every quarter MiB instead of
-/// running a whole slice unoptimized.
-const FEED: usize = 256 << 10;
+/// called, so the parse loop is entered afresh every MiB instead of
+/// running a whole slice unoptimized. (A quarter MiB was no faster and, for
+/// a 1 GB log, left WebAssembly's memory 340 MB higher: 864 MB against 521.)
+const FEED: usize = 1 << 20;
 /// Least time between two progress messages, in ms.
 const PROGRESS_EVERY_MS: f64 = 100.0;
 
