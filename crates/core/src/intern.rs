@@ -50,6 +50,15 @@ impl Interner {
         id
     }
 
+    /// Makes room for `count` more strings of `bytes` bytes in all, exactly,
+    /// so that adding them does not grow the buffers by doubling.
+    pub fn reserve(&mut self, bytes: usize, count: usize) {
+        let Interner { text, ends, ids, hasher } = self;
+        text.reserve_exact(bytes);
+        ends.reserve_exact(count);
+        ids.reserve(count, |&id| hasher.hash_one(slice(text, ends, id)));
+    }
+
     /// The id of `s`, if it was interned.
     pub fn get(&self, s: &str) -> Option<u32> {
         let hash = self.hasher.hash_one(s);

@@ -270,6 +270,12 @@ impl ModelBuilder {
         Sym(self.model.strings.intern(s))
     }
 
+    /// Makes room for `count` more strings of `bytes` bytes in all (see
+    /// [`Interner::reserve`]).
+    pub fn reserve_strings(&mut self, bytes: usize, count: usize) {
+        self.model.strings.reserve(bytes, count);
+    }
+
     /// The symbol of `s`, if it is in the table.
     pub fn find_sym(&self, s: &str) -> Option<Sym> {
         self.model.strings.get(s).map(Sym)

@@ -82,8 +82,23 @@ pub struct BuildGraph {
 impl BuildGraph {
     /// The node with `uid`.
     pub fn node(&self, uid: &str) -> Option<&GraphNode> {
-        let id = self.strings.get(uid)? as usize;
-        self.index.get(id).filter(|&&i| i != u32::MAX).map(|&i| &self.nodes[i as usize])
+        self.node_by_id(self.strings.get(uid)?)
+    }
+
+    /// The id of string `s` in the graph (a uid, a dependency, a type), if
+    /// the graph has it.
+    pub fn str_id(&self, s: &str) -> Option<u32> {
+        self.strings.get(s)
+    }
+
+    /// Number of distinct strings: every string id is below it.
+    pub fn str_count(&self) -> usize {
+        self.strings.len()
+    }
+
+    /// The node whose uid is string `id`.
+    pub fn node_by_id(&self, id: u32) -> Option<&GraphNode> {
+        self.index.get(id as usize).filter(|&&i| i != u32::MAX).map(|&i| &self.nodes[i as usize])
     }
 
     /// A string of the graph.

@@ -1,8 +1,8 @@
 //! A distbuild [`Log`] as a [`Model`]: the build graph names and types the
 //! run tasks, and ya's dependency edges are added in ya's order.
 
-use crate::formats::distbuild::Log;
-use crate::formats::ya_graph::BuildGraph;
+use crate::formats::distbuild::{Log, RunRef};
+use crate::formats::ya_graph::{BuildGraph, GraphNode};
 use crate::model::{Model, ModelBuilder, TaskId, NANOS_PER_MS};
 
 /// ya's type of a run task whose build-graph node is unknown.
@@ -22,18 +22,13 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         }
         run_of_uid[slot] = Some(r.task);
     }
-    if let Some(g) = graph {
-        for r in &runs {
-            let Some(n) = g.node(builder.str(r.uid)) else { continue };
-            let kind =
-                builder.kind(n.kind.map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color.map_or("red", |c| g.str(c))));
-            let name = builder.sym(&n.description);
-            let t = builder.get_mut(r.task);
-            t.kind = kind;
-            t.name = Some(name);
-            t.meta = Some(g.meta(n).clone());
-        }
-    }
+    // Each run task's graph node, and the run task of each graph string (by
+    // its id in the graph), found with one lookup per run task: dependencies
+    // are then followed by index, not by hashing their uids.
+    let (nodes, run_of_graph_str) = match graph {
+        Some(g) => join_graph(&mut builder, &runs, g),
+        None => (Vec::new(), Vec::new()),
+    };
     let run_of = |uid: crate::model::Sym| run_of_uid.get(uid.index()).copied().flatten();
     let timed: Vec<bool> = (0..builder.len() as u32).map(|i| builder.get(TaskId(i)).duration().is_some()).collect();
     let edge = |b: &mut ModelBuilder, from: Option<TaskId>, to: Option<TaskId>| {
@@ -45,20 +40,17 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     };
     let longest = |host: u32| longest_prepare.get(&host).copied().flatten();
     // At most three edges per copy and one per run task, plus the graph's.
-    let graph_edges: usize = match graph {
-        Some(g) => runs.iter().filter_map(|r| g.node(builder.str(r.uid))).map(|n| n.deps.len()).sum(),
-        None => 0,
-    };
+    let graph_edges: usize = nodes.iter().flatten().map(|n| n.deps.len()).sum();
     builder.reserve_edges(3 * copies.len() + runs.len() + graph_edges);
     for c in &copies {
         edge(&mut builder, Some(c.task), run_of(c.dep_uid));
         edge(&mut builder, run_of(c.uid), Some(c.task));
         edge(&mut builder, Some(c.task), longest(c.dest_host));
     }
-    for r in &runs {
-        if let Some((g, node)) = graph.and_then(|g| Some((g, g.node(builder.str(r.uid))?))) {
+    for (i, r) in runs.iter().enumerate() {
+        if let Some(node) = nodes.get(i).copied().flatten() {
             for &dep in node.deps.iter() {
-                let dep_run = builder.find_sym(g.str(dep)).and_then(run_of);
+                let dep_run = run_of_graph_str.get(dep as usize).copied().flatten();
                 edge(&mut builder, Some(r.task), dep_run);
             }
         }
@@ -68,4 +60,37 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         builder.window(first.saturating_mul(NANOS_PER_MS), last.saturating_mul(NANOS_PER_MS));
     }
     builder.build()
+}
+
+/// Joins the build graph to the run tasks: each takes its node's type,
+/// colour, description and metadata. Gives each run task's node (in the
+/// order of `runs`) and the run task of each graph string id (the last run
+/// task of a uid, as ya keys them).
+fn join_graph<'g>(
+    builder: &mut ModelBuilder,
+    runs: &[RunRef],
+    g: &'g BuildGraph,
+) -> (Vec<Option<&'g GraphNode>>, Vec<Option<TaskId>>) {
+    let mut run_of_graph_str: Vec<Option<TaskId>> = vec![None; g.str_count()];
+    let nodes: Vec<Option<&GraphNode>> = runs
+        .iter()
+        .map(|r| {
+            let id = g.str_id(builder.str(r.uid))?;
+            run_of_graph_str[id as usize] = Some(r.task);
+            g.node_by_id(id)
+        })
+        .collect();
+    // Descriptions are nearly all distinct: room for them at once, not by doubling.
+    let (bytes, count) = nodes.iter().flatten().fold((0, 0), |(b, c), n| (b + n.description.len(), c + 1));
+    builder.reserve_strings(bytes, count);
+    for (r, n) in runs.iter().zip(&nodes) {
+        let Some(n) = n else { continue };
+        let kind = builder.kind(n.kind.map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color.map_or("red", |c| g.str(c))));
+        let name = builder.sym(&n.description);
+        let t = builder.get_mut(r.task);
+        t.kind = kind;
+        t.name = Some(name);
+        t.meta = Some(g.meta(n).clone());
+    }
+    (nodes, run_of_graph_str)
 }
