@@ -59,6 +59,38 @@ impl Interner {
         ids.reserve(count, |&id| hasher.hash_one(slice(text, ends, id)));
     }
 
+    /// The strings one after another, and where each ends (for handing the
+    /// table to another thread); `None` when the text is 4 GiB or more.
+    pub fn into_parts(self) -> Option<(String, Vec<u32>)> {
+        let ends = self.ends.iter().map(|&e| u32::try_from(e).ok()).collect::<Option<Vec<u32>>>()?;
+        Some((self.text, ends))
+    }
+
+    /// The interner of [`Interner::into_parts`]; `None` unless every end is
+    /// in order, within the text and on a character boundary.
+    pub fn from_parts(text: String, ends: Vec<u32>) -> Option<Interner> {
+        let mut from = 0;
+        for &end in &ends {
+            let end = end as usize;
+            if end < from || end > text.len() || !text.is_char_boundary(end) {
+                return None;
+            }
+            from = end;
+        }
+        let mut interner = Interner {
+            text,
+            ends: ends.into_iter().map(|e| e as usize).collect(),
+            ids: HashTable::with_capacity(0),
+            hasher: FastState::default(),
+        };
+        let Interner { text, ends, ids, hasher } = &mut interner;
+        ids.reserve(ends.len(), |&id| hasher.hash_one(slice(text, ends, id)));
+        for id in 0..ends.len() as u32 {
+            ids.insert_unique(hasher.hash_one(slice(text, ends, id)), id, |&id| hasher.hash_one(slice(text, ends, id)));
+        }
+        Some(interner)
+    }
+
     /// The id of `s`, if it was interned.
     pub fn get(&self, s: &str) -> Option<u32> {
         let hash = self.hasher.hash_one(s);

@@ -9,7 +9,7 @@
 
 use crate::hash::FastMap;
 use crate::intern::Interner;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -84,7 +84,7 @@ pub enum Role {
 
 /// What a producer says of a task beyond its times (ya's build-graph node:
 /// `node-type`, `kv.run_test_node`, `tags`, `platform`). Shared between tasks.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TaskMeta {
     /// The node's type (`test`, `download`...), if given.
     pub node_type: Option<String>,

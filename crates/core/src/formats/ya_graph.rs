@@ -43,26 +43,50 @@ use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// One node of the build graph. Strings are ids of [`BuildGraph::str`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// No string: a node without `kv.p` or `kv.pc`.
+const NONE: u32 = u32::MAX;
+
+/// One node of the build graph. Strings are ids of [`BuildGraph::str`]; its
+/// dependencies and description are held by the graph
+/// ([`BuildGraph::deps`], [`BuildGraph::description`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GraphNode {
     /// Its uid.
     pub uid: u32,
-    /// The uids it depends on, in order.
-    pub deps: Box<[u32]>,
-    /// `kv.p`: the short type (CC, LD, TS...).
-    pub kind: Option<u32>,
-    /// `kv.pc`: the type's colour name.
-    pub color: Option<u32>,
-    /// ya's one-line description of the node (its `format_paths`).
-    pub description: Box<str>,
+    kind: u32,
+    color: u32,
     /// Index of its `node-type`, `kv.run_test_node`, `tags` and `platform`
     /// in [`BuildGraph::metas`] (nodes that say the same share one).
     pub meta: u32,
+    /// Its dependencies: `deps[deps.0..deps.1]` of the graph.
+    deps: (u32, u32),
+    /// Its description: `descriptions[description.0..description.1]`.
+    description: (u32, u32),
 }
 
-/// A build graph, held compactly: strings once, node descriptions, and the
-/// few distinct metadata combinations shared.
+/// The words of a [`GraphNode`] in [`GraphParts::nodes`].
+const NODE_WORDS: usize = 8;
+
+impl GraphNode {
+    /// `kv.p`: the short type (CC, LD, TS...).
+    pub fn kind(&self) -> Option<u32> {
+        (self.kind != NONE).then_some(self.kind)
+    }
+
+    /// `kv.pc`: the type's colour name.
+    pub fn color(&self) -> Option<u32> {
+        (self.color != NONE).then_some(self.color)
+    }
+
+    fn words(&self) -> [u32; NODE_WORDS] {
+        let GraphNode { uid, kind, color, meta, deps, description } = *self;
+        [uid, kind, color, meta, deps.0, deps.1, description.0, description.1]
+    }
+}
+
+/// A build graph, held compactly: strings once, every node's dependencies
+/// in one list and descriptions in one text, and the few distinct metadata
+/// combinations shared.
 #[derive(Clone, Debug, Default)]
 pub struct BuildGraph {
     /// The nodes, in file order.
@@ -72,11 +96,36 @@ pub struct BuildGraph {
     /// Distinct node metadata.
     pub metas: Vec<Arc<TaskMeta>>,
     strings: Interner,
+    /// Every node's dependencies (string ids), node after node.
+    deps: Vec<u32>,
+    /// Every node's description, node after node.
+    descriptions: String,
     /// Node index by uid string id (`u32::MAX`: not a node).
     index: Vec<u32>,
     meta_of: FastMap<TaskMeta, u32>,
     /// The metadata of the node read last.
     last_meta: u32,
+}
+
+/// A [`BuildGraph`] as flat lists, to hand it to another thread (a worker)
+/// as typed arrays; [`BuildGraph::from_parts`] checks and rebuilds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphParts {
+    /// The graph's strings, one after another.
+    pub strings: String,
+    /// Where each string ends in `strings`.
+    pub string_ends: Vec<u32>,
+    /// Eight words per node: uid, type, colour (`u32::MAX`: none), metadata,
+    /// dependencies' start and end, description's start and end.
+    pub nodes: Vec<u32>,
+    /// Every node's dependencies.
+    pub deps: Vec<u32>,
+    /// Every node's description.
+    pub descriptions: String,
+    /// Distinct node metadata.
+    pub metas: Vec<TaskMeta>,
+    /// The keys of the other top-level members.
+    pub members: Vec<String>,
 }
 
 impl BuildGraph {
@@ -106,6 +155,16 @@ impl BuildGraph {
         self.strings.name(id)
     }
 
+    /// The uids (string ids) `node` depends on, in order.
+    pub fn deps(&self, node: &GraphNode) -> &[u32] {
+        &self.deps[node.deps.0 as usize..node.deps.1 as usize]
+    }
+
+    /// ya's one-line description of `node` (its `format_paths`).
+    pub fn description(&self, node: &GraphNode) -> &str {
+        &self.descriptions[node.description.0 as usize..node.description.1 as usize]
+    }
+
     /// A node's metadata.
     pub fn meta(&self, node: &GraphNode) -> &Arc<TaskMeta> {
         &self.metas[node.meta as usize]
@@ -119,6 +178,71 @@ impl BuildGraph {
         self.metas.push(Arc::new(meta.clone()));
         self.meta_of.insert(meta, id);
         id
+    }
+
+    /// The graph as flat lists (see [`GraphParts`]); `None` when its
+    /// strings take 4 GiB or more.
+    pub fn into_parts(self) -> Option<GraphParts> {
+        let (strings, string_ends) = self.strings.into_parts()?;
+        Some(GraphParts {
+            strings,
+            string_ends,
+            nodes: self.nodes.iter().flat_map(GraphNode::words).collect(),
+            deps: self.deps,
+            descriptions: self.descriptions,
+            metas: self.metas.iter().map(|m| TaskMeta::clone(m)).collect(),
+            members: self.members,
+        })
+    }
+
+    /// The graph of [`BuildGraph::into_parts`], checked: every id and range
+    /// must be in bounds (the message says which is not).
+    pub fn from_parts(parts: GraphParts) -> Result<BuildGraph, String> {
+        let GraphParts { strings, string_ends, nodes, deps, descriptions, metas, members } = parts;
+        let strings = Interner::from_parts(strings, string_ends).ok_or("the graph's string table is corrupt")?;
+        let n_strings = strings.len();
+        let is_str = |id: u32| (id as usize) < n_strings;
+        if nodes.len() % NODE_WORDS != 0 {
+            return Err(format!("{} node words is not a whole number of nodes", nodes.len()));
+        }
+        if !deps.iter().all(|&d| is_str(d)) {
+            return Err("a dependency is not a string of the graph".into());
+        }
+        let mut graph = BuildGraph {
+            members,
+            metas: metas.into_iter().map(Arc::new).collect(),
+            deps,
+            descriptions,
+            ..BuildGraph::default()
+        };
+        graph.nodes.reserve_exact(nodes.len() / NODE_WORDS);
+        graph.index = vec![u32::MAX; n_strings];
+        for (i, w) in nodes.chunks_exact(NODE_WORDS).enumerate() {
+            let node = GraphNode {
+                uid: w[0],
+                kind: w[1],
+                color: w[2],
+                meta: w[3],
+                deps: (w[4], w[5]),
+                description: (w[6], w[7]),
+            };
+            let range_ok = |(a, b): (u32, u32), len: usize| a <= b && b as usize <= len;
+            let ok = is_str(node.uid)
+                && (node.kind == NONE || is_str(node.kind))
+                && (node.color == NONE || is_str(node.color))
+                && (node.meta as usize) < graph.metas.len()
+                && range_ok(node.deps, graph.deps.len())
+                && range_ok(node.description, graph.descriptions.len())
+                && graph.descriptions.is_char_boundary(node.description.0 as usize)
+                && graph.descriptions.is_char_boundary(node.description.1 as usize);
+            if !ok {
+                return Err(format!("graph node {i} points outside the graph"));
+            }
+            graph.index[node.uid as usize] = i as u32;
+            graph.nodes.push(node);
+        }
+        graph.strings = strings;
+        Ok(graph)
     }
 }
 
@@ -265,9 +389,28 @@ impl YaGraphReader {
                     return;
                 }
                 let description = describe(&node.inputs, &node.outputs, &node.kv);
-                let deps: Box<[u32]> = node.deps.iter().map(|d| graph.strings.intern(&d.0)).collect();
-                let kind = node.kv.p.as_ref().map(|p| graph.strings.intern(&p.0));
-                let color = node.kv.pc.as_ref().map(|c| graph.strings.intern(&c.0));
+                let fits = |held: usize, more: usize| held.checked_add(more).is_some_and(|n| n < NONE as usize);
+                if !fits(graph.deps.len(), node.deps.len()) || !fits(graph.descriptions.len(), description.len()) {
+                    diags.report(
+                        Severity::Warning,
+                        "ya-graph.too-big",
+                        at,
+                        format!(
+                            "graph node {} does not fit: a graph holds at most 4 GiB of descriptions and 4 G dependencies; skipped",
+                            graph.str(uid)
+                        ),
+                    );
+                    return;
+                }
+                let deps_start = graph.deps.len() as u32;
+                for d in &node.deps {
+                    let id = graph.strings.intern(&d.0);
+                    graph.deps.push(id);
+                }
+                let desc_start = graph.descriptions.len() as u32;
+                graph.descriptions.push_str(&description);
+                let kind = node.kv.p.as_ref().map_or(NONE, |p| graph.strings.intern(&p.0));
+                let color = node.kv.pc.as_ref().map_or(NONE, |c| graph.strings.intern(&c.0));
                 let runs_test = node.kv.run_test_node.as_ref().is_some_and(|v| v.as_bool().unwrap_or(false));
                 let meta = match graph.metas.get(graph.last_meta as usize) {
                     // Neighbouring nodes mostly say the same: no strings are made for them.
@@ -292,7 +435,15 @@ impl YaGraphReader {
                     graph.index.resize(slot + 1, u32::MAX);
                 }
                 graph.index[slot] = graph.nodes.len() as u32;
-                graph.nodes.push(GraphNode { uid, deps, kind, color, description: description.into_boxed_str(), meta });
+                let node = GraphNode {
+                    uid,
+                    kind,
+                    color,
+                    meta,
+                    deps: (deps_start, graph.deps.len() as u32),
+                    description: (desc_start, graph.descriptions.len() as u32),
+                };
+                graph.nodes.push(node);
             }
         }
     }
@@ -443,6 +594,57 @@ mod tests {
         assert_eq!(describe(&[], &s(&["o/x.a", "o/y.a"]), &kv("AR")), "o/{x.a, y.a}");
         assert_eq!(describe(&[], &s(&["o/x", "o/y", "o/z"]), &kv("AR")), "o/{x ... z}");
         assert_eq!(describe::<&str>(&[], &[], &kv("AR")), "UNKNOWN");
+    }
+
+    /// The bundled sample graph, read.
+    fn sample_graph() -> BuildGraph {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/simulated-build.graph.json.gz");
+        let bytes = std::fs::read(path).unwrap();
+        let mut ingest = crate::Ingest::new("graph.json.gz");
+        ingest.feed(&bytes).unwrap();
+        match ingest.finish().unwrap().parsed {
+            Parsed::YaGraph(g) => g,
+            other => panic!("not a graph: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parts_give_back_the_same_graph() {
+        let graph = sample_graph();
+        assert!(graph.nodes.len() > 1000);
+        let back = BuildGraph::from_parts(graph.clone().into_parts().unwrap()).unwrap();
+        assert_eq!(back.nodes, graph.nodes);
+        assert_eq!(back.members, graph.members);
+        assert_eq!(back.metas, graph.metas);
+        for n in &graph.nodes {
+            let uid = graph.str(n.uid);
+            let m = back.node(uid).unwrap();
+            assert_eq!(back.description(m), graph.description(n));
+            let deps =
+                |g: &BuildGraph, x: &GraphNode| g.deps(x).iter().map(|&d| g.str(d).to_owned()).collect::<Vec<_>>();
+            assert_eq!(deps(&back, m), deps(&graph, n));
+            assert_eq!(m.kind().map(|k| back.str(k)), n.kind().map(|k| graph.str(k)));
+        }
+    }
+
+    #[test]
+    fn corrupt_parts_are_refused() {
+        let parts = sample_graph().into_parts().unwrap();
+        let mut p = parts.clone();
+        p.deps[0] = u32::MAX - 1;
+        assert!(BuildGraph::from_parts(p).is_err());
+        let mut p = parts.clone();
+        p.nodes[5] = u32::MAX;
+        assert!(BuildGraph::from_parts(p).is_err());
+        let mut p = parts.clone();
+        p.nodes.pop();
+        assert!(BuildGraph::from_parts(p).is_err());
+        let mut p = parts.clone();
+        p.string_ends[0] = u32::MAX;
+        assert!(BuildGraph::from_parts(p).is_err());
+        let mut p = parts;
+        p.metas.clear();
+        assert!(BuildGraph::from_parts(p).is_err());
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     };
     let longest = |host: u32| longest_prepare.get(&host).copied().flatten();
     // At most three edges per copy and one per run task, plus the graph's.
-    let graph_edges: usize = nodes.iter().flatten().map(|n| n.deps.len()).sum();
+    let graph_edges: usize = graph.map_or(0, |g| nodes.iter().flatten().map(|n| g.deps(n).len()).sum());
     builder.reserve_edges(3 * copies.len() + runs.len() + graph_edges);
     for c in &copies {
         edge(&mut builder, Some(c.task), run_of(c.dep_uid));
@@ -48,8 +48,8 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         edge(&mut builder, Some(c.task), longest(c.dest_host));
     }
     for (i, r) in runs.iter().enumerate() {
-        if let Some(node) = nodes.get(i).copied().flatten() {
-            for &dep in node.deps.iter() {
+        if let (Some(g), Some(node)) = (graph, nodes.get(i).copied().flatten()) {
+            for &dep in g.deps(node) {
                 let dep_run = run_of_graph_str.get(dep as usize).copied().flatten();
                 edge(&mut builder, Some(r.task), dep_run);
             }
@@ -81,12 +81,13 @@ fn join_graph<'g>(
         })
         .collect();
     // Descriptions are nearly all distinct: room for them at once, not by doubling.
-    let (bytes, count) = nodes.iter().flatten().fold((0, 0), |(b, c), n| (b + n.description.len(), c + 1));
+    let (bytes, count) = nodes.iter().flatten().fold((0, 0), |(b, c), n| (b + g.description(n).len(), c + 1));
     builder.reserve_strings(bytes, count);
     for (r, n) in runs.iter().zip(&nodes) {
         let Some(n) = n else { continue };
-        let kind = builder.kind(n.kind.map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color.map_or("red", |c| g.str(c))));
-        let name = builder.sym(&n.description);
+        let kind =
+            builder.kind(n.kind().map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color().map_or("red", |c| g.str(c))));
+        let name = builder.sym(g.description(n));
         let t = builder.get_mut(r.task);
         t.kind = kind;
         t.name = Some(name);

@@ -17,11 +17,11 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     let mut tasks: Vec<Task> = Vec::new();
     for n in &log.nodes {
         let node = graph.and_then(|g| Some((g, g.node(&n.uid)?)));
-        let kind_name = node.and_then(|(g, x)| x.kind.map(|k| g.str(k))).unwrap_or(&n.kind);
-        let kind = b.kind(kind_name, Some(node.and_then(|(g, x)| x.color.map(|c| g.str(c))).unwrap_or("red")));
+        let kind_name = node.and_then(|(g, x)| x.kind().map(|k| g.str(k))).unwrap_or(&n.kind);
+        let kind = b.kind(kind_name, Some(node.and_then(|(g, x)| x.color().map(|c| g.str(c))).unwrap_or("red")));
         let lane = b.lane(&n.thread);
         let uid = b.sym(&n.uid);
-        let name = node.map(|(_, x)| b.sym(&x.description));
+        let name = node.map(|(g, x)| b.sym(g.description(x)));
         let task = Task {
             name,
             meta: node.map(|(g, x)| g.meta(x).clone()),
@@ -52,7 +52,7 @@ pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     if let Some(g) = graph {
         for (uid, &id) in &run_of_uid {
             let Some(node) = g.node(uid) else { continue };
-            for &dep in node.deps.iter() {
+            for &dep in g.deps(node) {
                 if let Some(&d) = run_of_uid.get(g.str(dep)) {
                     b.depends(id, d);
                 }
