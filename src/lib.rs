@@ -7,6 +7,7 @@
 pub mod components;
 pub mod download;
 pub mod format;
+pub mod graph_worker;
 pub mod hooks;
 pub mod protocol;
 pub mod samples;

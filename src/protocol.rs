@@ -45,6 +45,9 @@ pub enum Request {
         /// The run this starts.
         run: RunId,
     },
+    /// Read the build graph sent alongside, for the worker that started
+    /// this one (see [`crate::graph_worker`]); not sent by the page.
+    ReadGraph,
     /// Stop the run, if it is still going.
     Cancel {
         /// The run to stop.

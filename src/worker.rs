@@ -6,6 +6,7 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
+use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::protocol::{first_bars, Export, Progress, Request, Response, RunId};
 use js_sys::{Array, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
@@ -188,6 +189,11 @@ pub fn start() {
                     .unwrap_or_default();
                 spawn_local(analyze(run, files, current.clone(), loaded.clone()));
             }
+            Ok(Request::ReadGraph) => {
+                if let Ok(file) = Reflect::get(&data, &JsValue::from_str("file")) {
+                    crate::graph_worker::serve(file.unchecked_into::<File>());
+                }
+            }
             Ok(Request::Cancel { run }) => {
                 if current.get() == run {
                     current.set(0);
@@ -214,7 +220,7 @@ pub enum Stop {
 async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded: Shared) {
     let began = js_sys::Date::now();
     let response = match read_all(run, &files, &current, began).await {
-        Ok(analysis) => {
+        Ok((analysis, side_memory)) => {
             let summary = Summary::of(&analysis);
             let (index, view) = match analysis.datasets.first() {
                 Some(d) => {
@@ -224,11 +230,7 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
                 }
                 None => (TimelineIndex::default(), None),
             };
-            let memory_bytes = wasm_bindgen::memory()
-                .unchecked_into::<js_sys::WebAssembly::Memory>()
-                .buffer()
-                .unchecked_into::<js_sys::ArrayBuffer>()
-                .byte_length() as u64;
+            let memory_bytes = memory_bytes() + side_memory;
             let bars = match (analysis.datasets.first(), view.as_ref().and_then(first_bars)) {
                 (Some(d), Some((viewport, lanes))) => index.bars(&d.model, viewport, lanes),
                 _ => Vec::new(),
@@ -250,41 +252,117 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
     post(&response);
 }
 
-async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<Analysis, Stop> {
-    let total: u64 = files.iter().map(|f| f.size() as u64).sum();
-    let mut done = 0u64;
-    let mut diagnostics_before = 0;
-    let mut last_post = f64::NEG_INFINITY;
-    let mut inputs = Vec::with_capacity(files.len());
-    for (index, file) in files.iter().enumerate() {
-        let name = file.name();
-        let input = read_file(file, SLICE, |ingest, n| {
-            done += n;
-            let now = js_sys::Date::now();
-            if now - last_post >= PROGRESS_EVERY_MS {
-                last_post = now;
-                let p = ingest.progress();
-                let elapsed_ms = now - began;
-                post(&Response::Progress(Progress {
-                    run,
-                    file: index,
-                    name: name.clone(),
-                    bytes_done: done,
-                    bytes_total: total,
-                    mb_per_s: if elapsed_ms > 0.0 { done as f64 / 1e3 / elapsed_ms } else { 0.0 },
-                    elapsed_ms,
-                    format: p.format.map(|f| f.name().to_owned()),
-                    lines: p.counts.lines,
-                    diagnostics: diagnostics_before + p.diagnostics,
-                }));
-            }
-            current.get() == run
-        })
-        .await?;
-        diagnostics_before += input.info.diagnostics.total();
-        inputs.push(input);
+/// Posts a run's reading progress, at most every [`PROGRESS_EVERY_MS`].
+struct Reporter {
+    run: RunId,
+    began: f64,
+    total: u64,
+    last_post: f64,
+    /// Diagnostics of the files already read.
+    diagnostics_before: u64,
+}
+
+impl Reporter {
+    /// Posts that `done` bytes of all files are read, `ingest` being the
+    /// reader of file `index` (if this worker is reading one).
+    fn report(&mut self, index: usize, name: &str, done: u64, ingest: Option<&Ingest>) {
+        let now = js_sys::Date::now();
+        if now - self.last_post < PROGRESS_EVERY_MS {
+            return;
+        }
+        self.last_post = now;
+        let p = ingest.map(Ingest::progress);
+        let elapsed_ms = now - self.began;
+        post(&Response::Progress(Progress {
+            run: self.run,
+            file: index,
+            name: name.to_owned(),
+            bytes_done: done,
+            bytes_total: self.total,
+            mb_per_s: if elapsed_ms > 0.0 { done as f64 / 1e3 / elapsed_ms } else { 0.0 },
+            elapsed_ms,
+            format: p.and_then(|p| p.format).map(|f| f.name().to_owned()),
+            lines: p.map_or(0, |p| p.counts.lines),
+            diagnostics: self.diagnostics_before + p.map_or(0, |p| p.diagnostics),
+        }));
     }
-    Ok(reconcile(inputs))
+}
+
+/// Bytes the second workers have read so far.
+fn side_bytes(sides: &[(usize, SideRead)]) -> u64 {
+    sides.iter().map(|(_, s)| s.bytes()).sum()
+}
+
+/// Reads file `index` in this worker, reporting progress with what the
+/// second workers have read; stops when the run is no longer current.
+async fn read_here(
+    file: &File,
+    index: usize,
+    current: &Cell<RunId>,
+    done: &mut u64,
+    reporter: &mut Reporter,
+    sides: &[(usize, SideRead)],
+) -> Result<Input, Stop> {
+    let name = file.name();
+    let run = reporter.run;
+    read_file(file, SLICE, |ingest, n| {
+        *done += n;
+        reporter.report(index, &name, *done + side_bytes(sides), Some(ingest));
+        current.get() == run
+    })
+    .await
+}
+
+/// Reads every file and reconciles them. Big extra files (a build graph
+/// beside its log) are read by second workers meanwhile ([`SideRead`]).
+/// Also gives the second workers' memory, in bytes.
+async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<(Analysis, u64), Stop> {
+    let total: u64 = files.iter().map(|f| f.size() as u64).sum();
+    let mut reporter = Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0 };
+    let largest = (0..files.len()).max_by(|&a, &b| files[a].size().total_cmp(&files[b].size()));
+    let mut sides: Vec<(usize, SideRead)> = files
+        .iter()
+        .enumerate()
+        .filter(|&(i, f)| Some(i) != largest && f.size() >= SIDE_MIN_BYTES)
+        // A worker that cannot start leaves its file to be read here.
+        .filter_map(|(i, f)| Some((i, SideRead::start(f).ok()?)))
+        .collect();
+    let mut inputs: Vec<Option<Input>> = files.iter().map(|_| None).collect();
+    let mut done = 0u64;
+    for index in 0..files.len() {
+        if sides.iter().any(|&(i, _)| i == index) {
+            continue;
+        }
+        let input = read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?;
+        reporter.diagnostics_before += input.info.diagnostics.total();
+        inputs[index] = Some(input);
+    }
+    let mut side_memory = 0;
+    while !sides.is_empty() {
+        let (index, side) = sides.remove(0);
+        let answer = loop {
+            if let Some(answer) = side.answer_within(PROGRESS_EVERY_MS as i32).await {
+                break answer?;
+            }
+            if current.get() != run {
+                return Err(Stop::Cancelled);
+            }
+            let name = files[index].name();
+            reporter.report(index, &name, done + side.bytes() + side_bytes(&sides), None);
+        };
+        drop(side);
+        let input = match answer {
+            SideResult::Graph(input, memory) => {
+                side_memory += memory;
+                done += input.info.bytes;
+                *input
+            }
+            SideResult::NotGraph => read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?,
+        };
+        reporter.diagnostics_before += input.info.diagnostics.total();
+        inputs[index] = Some(input);
+    }
+    Ok((reconcile(inputs.into_iter().flatten().collect()), side_memory))
 }
 
 /// Reads `file` in slices of `slice` bytes through an [`Ingest`].
@@ -326,8 +404,17 @@ pub async fn read_file(
     ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
 }
 
+/// This worker's WebAssembly memory, bytes (it only ever grows).
+pub fn memory_bytes() -> u64 {
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as u64
+}
+
 /// The message of a JavaScript error.
-fn js_error(e: JsValue) -> String {
+pub fn js_error(e: JsValue) -> String {
     e.as_string()
         .or_else(|| Reflect::get(&e, &"message".into()).ok()?.as_string())
         .unwrap_or_else(|| "unknown error".into())

@@ -4,21 +4,23 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cliJson, openApp, ROOT } from './harness.mjs';
 
 const LOG = join(ROOT, 'samples', 'simulated-build.log.gz');
 const GRAPH = join(ROOT, 'samples', 'simulated-build.graph.json.gz');
 
 
-test('a log dropped with its graph.json shows the CLI\'s critical path and totals', async () => {
-  const cli = cliJson(LOG, GRAPH);
+/** Drops `files` and checks the totals and ya's path against the CLI's for `cliFiles`. */
+async function showsTheCliPath(files, cliFiles = files) {
+  const cli = cliJson(...cliFiles);
   const app = await openApp();
   try {
-    await app.page.getByTestId('file-input').setInputFiles([GRAPH, LOG]);
-    await app.page.getByTestId('analysis-ready').waitFor();
+    await app.page.getByTestId('file-input').setInputFiles(files);
+    await app.page.getByTestId('analysis-ready').waitFor({ timeout: 120_000 });
     assert.equal(await app.page.getByTestId('detected-format').textContent(), 'distbuild');
     assert.equal(Number(await app.page.getByTestId('critical-path-total-ms').textContent()), cli.critical_path.total_ms);
     assert.equal(Number(await app.page.getByTestId('blocking-chain-total-ms').textContent()), cli.blocking_chain.total_ms);
@@ -33,8 +35,52 @@ test('a log dropped with its graph.json shows the CLI\'s critical path and total
     assert.equal(await app.page.getByTestId('critical-path-task').count(), want.length);
     assert.deepEqual(app.errors, []);
     assert.deepEqual(app.foreignRequests(), []);
+    return await app.page.locator('.headline').textContent();
   } finally {
     await app.close();
+  }
+}
+
+/** A simulated build of `nodes` nodes in the temp directory: [log, graph]. */
+function simulated(nodes) {
+  const dir = mkdtempSync(join(tmpdir(), 'longpole-sim-'));
+  const [log, graph] = [join(dir, `build-${nodes}.log`), join(dir, `build-${nodes}.graph.json`)];
+  execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-distbuild-sim', '--', '--nodes', String(nodes), '--hosts', '40', '--log', log, '--graph', graph], { cwd: ROOT });
+  return [log, graph];
+}
+
+test('a log dropped with its graph.json shows the CLI\'s critical path and totals', async () => {
+  await showsTheCliPath([GRAPH, LOG], [LOG, GRAPH]);
+});
+
+test('a big graph.json read by a second worker gives the same path as the CLI', async () => {
+  // 40,000 nodes: a 17 MB graph, over the size a second worker reads.
+  const [log, graph] = simulated(40_000);
+  assert.ok(statSync(graph).size >= 16 << 20);
+  try {
+    const headline = await showsTheCliPath([log, graph]);
+    assert.match(headline, /build-40000\.log \+ build-40000\.graph\.json/);
+  } finally {
+    rmSync(dirname(log), { recursive: true, force: true });
+  }
+});
+
+test('a big extra file that is not a graph is handed back and read in place', async () => {
+  // Two logs: the second worker sees a distbuild log, not a graph, and refuses it.
+  const [big, bigGraph] = simulated(40_000);
+  const [small, smallGraph] = simulated(16_000);
+  assert.ok(statSync(small).size >= 16 << 20);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('file-input').setInputFiles([big, small]);
+    await app.page.getByTestId('analysis-ready').waitFor({ timeout: 120_000 });
+    const cli = cliJson(big);
+    assert.equal(Number(await app.page.getByTestId('critical-path-total-ms').textContent()), cli.critical_path.total_ms);
+    assert.match(await app.page.locator('.headline').textContent(), /build-40000\.log \+ build-16000\.log/);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+    for (const f of [big, bigGraph, small, smallGraph]) rmSync(dirname(f), { recursive: true, force: true });
   }
 });
 

@@ -93,7 +93,7 @@ pub struct CodeCount {
 }
 
 /// A bounded collector of diagnostics with exact counts.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Diagnostics {
     kept: Vec<Diagnostic>,
     counts: BTreeMap<Cow<'static, str>, (Severity, u64)>,

@@ -11,13 +11,14 @@ use crate::decompress::{Compression, CorruptStream, Decoded, Decoder};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::{Error, FormatError};
 use crate::formats::{detect, Detection, Format, FormatId, FormatReader, Parsed, ReadCounts, SniffInput, SNIFF_LIMIT};
+use serde::{Deserialize, Serialize};
 
 /// Bytes of an unrecognised input quoted in its error.
 const UNRECOGNISED_EXCERPT: usize = 16;
 
 /// What is known of an input once read: its name, format, sizes, counts
 /// and diagnostics (everything but the parsed data).
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct InputInfo {
     /// Its name (a file name).
     pub name: String,
