@@ -139,17 +139,26 @@ impl SideRead {
         self.bytes.get()
     }
 
-    /// The second worker's answer, if it comes within `ms` milliseconds.
-    pub async fn answer_within(&self, ms: i32) -> Option<Result<SideResult, Stop>> {
+    /// The second worker's last message, if it comes within `ms`
+    /// milliseconds; [`SideAnswer::take`] it once the worker is dropped.
+    pub async fn answer_within(&self, ms: i32) -> Option<SideAnswer> {
         let timeout = Promise::new(&mut |resolve, _reject| {
             let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
             let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
         });
         let data = JsFuture::from(Promise::race(&Array::of2(&self.answer, &timeout))).await.ok()?;
-        if data.is_undefined() {
-            return None;
-        }
-        Some(take(&data).map_err(Stop::Failed))
+        (!data.is_undefined()).then_some(SideAnswer(data))
+    }
+}
+
+/// A second worker's last message, its typed arrays still JavaScript's.
+pub struct SideAnswer(JsValue);
+
+impl SideAnswer {
+    /// The graph (checked) or why not. Called after the second worker is
+    /// dropped, so its memory is given back before the graph is made here.
+    pub fn take(self) -> Result<SideResult, Stop> {
+        take(&self.0).map_err(Stop::Failed)
     }
 }
 

@@ -220,7 +220,7 @@ pub enum Stop {
 async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded: Shared) {
     let began = js_sys::Date::now();
     let response = match read_all(run, &files, &current, began).await {
-        Ok((analysis, side_memory)) => {
+        Ok((analysis, with_sides)) => {
             let summary = Summary::of(&analysis);
             let (index, view) = match analysis.datasets.first() {
                 Some(d) => {
@@ -230,7 +230,7 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
                 }
                 None => (TimelineIndex::default(), None),
             };
-            let memory_bytes = memory_bytes() + side_memory;
+            let memory_bytes = memory_bytes().max(with_sides);
             let bars = match (analysis.datasets.first(), view.as_ref().and_then(first_bars)) {
                 (Some(d), Some((viewport, lanes))) => index.bars(&d.model, viewport, lanes),
                 _ => Vec::new(),
@@ -315,7 +315,8 @@ async fn read_here(
 
 /// Reads every file and reconciles them. Big extra files (a build graph
 /// beside its log) are read by second workers meanwhile ([`SideRead`]).
-/// Also gives the second workers' memory, in bytes.
+/// Also gives the most WebAssembly memory this worker and the second
+/// workers held together while they ran, in bytes (0 without them).
 async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<(Analysis, u64), Stop> {
     let total: u64 = files.iter().map(|f| f.size() as u64).sum();
     let mut reporter = Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0 };
@@ -337,12 +338,12 @@ async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64)
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
     }
-    let mut side_memory = 0;
+    let (mut side_memory, mut with_sides) = (0, 0);
     while !sides.is_empty() {
         let (index, side) = sides.remove(0);
         let answer = loop {
             if let Some(answer) = side.answer_within(PROGRESS_EVERY_MS as i32).await {
-                break answer?;
+                break answer;
             }
             if current.get() != run {
                 return Err(Stop::Cancelled);
@@ -350,10 +351,15 @@ async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64)
             let name = files[index].name();
             reporter.report(index, &name, done + side.bytes() + side_bytes(&sides), None);
         };
+        // This worker's memory only grows, and every second worker's is
+        // counted at its largest: an upper bound of what they held together.
+        // The second worker stops here, before its graph is made in this one.
+        let before = memory_bytes();
         drop(side);
-        let input = match answer {
+        let input = match answer.take()? {
             SideResult::Graph(input, memory) => {
                 side_memory += memory;
+                with_sides = with_sides.max(before + side_memory);
                 done += input.info.bytes;
                 *input
             }
@@ -362,7 +368,7 @@ async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64)
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
     }
-    Ok((reconcile(inputs.into_iter().flatten().collect()), side_memory))
+    Ok((reconcile(inputs.into_iter().flatten().collect()), with_sides))
 }
 
 /// Reads `file` in slices of `slice` bytes through an [`Ingest`].
@@ -380,6 +386,7 @@ pub async fn read_file(
     let name = file.name();
     let failed = |e: String| Stop::Failed(format!("{name}: cannot read the file: {e}"));
     let mut ingest = Ingest::new(&name);
+    ingest.expect_bytes(file.size() as u64);
     let mut buf = vec![0u8; slice.max(1)];
     let size = file.size();
     let step = buf.len() as f64;

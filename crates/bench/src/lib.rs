@@ -23,6 +23,7 @@ pub fn ingest_file(path: &Path) -> Result<(Input, u64), Box<dyn std::error::Erro
     let mut file = File::open(path)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut ingest = Ingest::new(&name);
+    ingest.expect_bytes(file.metadata()?.len());
     let mut buf = vec![0u8; 4 << 20];
     let mut bytes = 0u64;
     loop {

@@ -124,6 +124,9 @@ fn read(path: &Path) -> Result<Input> {
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut ingest = Ingest::new(&name);
+    if let Ok(meta) = file.metadata() {
+        ingest.expect_bytes(meta.len());
+    }
     let mut buf = vec![0; SLICE];
     loop {
         let n = file.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;

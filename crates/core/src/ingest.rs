@@ -120,9 +120,15 @@ impl Sink {
     }
 }
 
+/// Input bytes read before a reader is told the share they are of the
+/// whole ([`FormatReader::expect`]): enough to extrapolate from.
+pub const EXPECT_AFTER: u64 = 8 << 20;
+
 /// The streaming reader of one input.
 pub struct Ingest {
     bytes: u64,
+    /// The input's whole size, while the reader has not been told its share.
+    expected: Option<u64>,
     magic: Vec<u8>,
     decoder: Option<Decoder>,
     sink: Sink,
@@ -133,6 +139,7 @@ impl Ingest {
     pub fn new(name: &str) -> Self {
         Ingest {
             bytes: 0,
+            expected: None,
             magic: Vec::new(),
             decoder: None,
             sink: Sink {
@@ -144,11 +151,26 @@ impl Ingest {
         }
     }
 
+    /// Says how big the whole input is (a file's size), so that its reader
+    /// can size its lists once [`EXPECT_AFTER`] bytes are read.
+    pub fn expect_bytes(&mut self, total: u64) {
+        self.expected = Some(total);
+    }
+
     /// Feeds the next chunk of the input.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
         self.bytes += chunk.len() as u64;
         let r = self.feed_inner(chunk);
-        r.map_err(|stop| self.error(stop))
+        r.map_err(|stop| self.error(stop))?;
+        if let (Some(total), Stage::Reading(_, reader)) = (self.expected, &mut self.sink.stage) {
+            if self.bytes >= EXPECT_AFTER {
+                self.expected = None;
+                if self.bytes < total {
+                    reader.expect(self.bytes as f64 / total as f64);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn feed_inner(&mut self, chunk: &[u8]) -> Result<(), Stop> {

@@ -102,6 +102,11 @@ impl Interner {
         slice(&self.text, &self.ends, id)
     }
 
+    /// Bytes of all the strings together.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     /// Number of distinct strings.
     pub fn len(&self) -> usize {
         self.ends.len()

@@ -27,6 +27,7 @@ pub mod reconcile;
 pub mod render;
 pub mod report;
 pub mod summary;
+pub mod task_list;
 pub mod view;
 
 #[cfg(test)]

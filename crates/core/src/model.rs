@@ -9,6 +9,7 @@
 
 use crate::hash::FastMap;
 use crate::intern::Interner;
+pub use crate::task_list::TaskList;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -162,7 +163,7 @@ pub struct Model {
     strings: Interner,
     lanes: Vec<Lane>,
     kinds: Vec<Kind>,
-    tasks: Vec<Task>,
+    tasks: TaskList,
     /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for, in the producer's order.
     dep_start: Vec<u32>,
     deps: Vec<TaskId>,
@@ -171,7 +172,7 @@ pub struct Model {
 
 impl Model {
     /// All tasks; a [`TaskId`] indexes this.
-    pub fn tasks(&self) -> &[Task] {
+    pub fn tasks(&self) -> &TaskList {
         &self.tasks
     }
 
@@ -255,12 +256,11 @@ impl ModelBuilder {
     }
 
     /// An empty builder whose string table starts as `strings` (so ids a
-    /// reader interned stay valid as [`Sym`]s), with room for `tasks` tasks
-    /// and `edges` dependencies.
-    pub fn with_strings(strings: Interner, tasks: usize, edges: usize) -> Self {
+    /// reader interned stay valid as [`Sym`]s), with room for `edges`
+    /// dependencies.
+    pub fn with_strings(strings: Interner, edges: usize) -> Self {
         let mut b = Self::default();
         b.model.strings = strings;
-        b.model.tasks.reserve_exact(tasks);
         b.edges.reserve_exact(edges);
         b
     }
@@ -274,6 +274,11 @@ impl ModelBuilder {
     /// [`Interner::reserve`]).
     pub fn reserve_strings(&mut self, bytes: usize, count: usize) {
         self.model.strings.reserve(bytes, count);
+    }
+
+    /// The string table's size so far: bytes of text and strings.
+    pub fn strings_size(&self) -> (usize, usize) {
+        (self.model.strings.text_len(), self.model.strings.len())
     }
 
     /// The symbol of `s`, if it is in the table.
@@ -314,15 +319,7 @@ impl ModelBuilder {
 
     /// Adds a task, returning its id.
     pub fn task(&mut self, task: Task) -> TaskId {
-        let tasks = &mut self.model.tasks;
-        if tasks.len() == tasks.capacity() {
-            // Grow by a quarter, not double: while a big task list is moved,
-            // old and new are both held, and WebAssembly memory never shrinks.
-            tasks.reserve_exact((tasks.len() / 4).max(1024));
-        }
-        let id = TaskId(self.model.tasks.len() as u32);
-        self.model.tasks.push(task);
-        id
+        TaskId(self.model.tasks.push(task) as u32)
     }
 
     /// Tasks added so far.
@@ -342,7 +339,7 @@ impl ModelBuilder {
 
     /// A task added so far, to change.
     pub fn get_mut(&mut self, id: TaskId) -> &mut Task {
-        &mut self.model.tasks[id.index()]
+        self.model.tasks.get_mut(id.index()).expect("a task id from this builder")
     }
 
     /// Makes room for `additional` more dependencies, exactly: a caller that
@@ -396,7 +393,7 @@ impl ModelBuilder {
                 }
             }
             self.model.lanes = kept;
-            for t in &mut self.model.tasks {
+            for t in self.model.tasks.iter_mut() {
                 t.lane = LaneId(new_id[t.lane.index()]);
                 t.origin = t.origin.map(|o| LaneId(new_id[o.index()]));
             }

@@ -201,6 +201,13 @@ pub trait FormatReader {
     fn end_of_input(&mut self, _diags: &mut Diagnostics) -> Result<(), FormatError> {
         Ok(())
     }
+    /// Told once, early (see [`crate::ingest::Ingest::expect_bytes`]),
+    /// which share of the whole input has been read so far, so that a reader
+    /// can size its big lists once rather than grow them: a growing list
+    /// holds its old and new copy at once, and WebAssembly memory never
+    /// shrinks. Readers whose lists are small keep the default, which does
+    /// nothing.
+    fn expect(&mut self, _share_read: f64) {}
     /// Ends the input and returns what was read.
     fn finish(self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError>;
     /// Counts so far.

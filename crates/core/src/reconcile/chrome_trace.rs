@@ -201,8 +201,7 @@ fn next_slice(placed: &Placed, t: Nanos) -> Option<TaskId> {
 
 /// The model and run of a trace.
 pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, ChromeRun) {
-    let tasks = trace.slices.len() + trace.instants.len() + trace.asyncs.len() / 2;
-    let mut b = ModelBuilder::with_strings(Default::default(), tasks, 0);
+    let mut b = ModelBuilder::new();
     let mut lanes = Lanes { used: FastSet::default() };
     let mut lane_of: Vec<Option<LaneId>> = vec![None; trace.threads.len()];
     for t in thread_order(trace) {

@@ -4,6 +4,7 @@
 use crate::formats::distbuild::{Log, RunRef};
 use crate::formats::ya_graph::{BuildGraph, GraphNode};
 use crate::model::{Model, ModelBuilder, TaskId, NANOS_PER_MS};
+use std::borrow::Cow;
 
 /// ya's type of a run task whose build-graph node is unknown.
 const UNKNOWN_KIND: &str = "UNKNOWN";
@@ -11,8 +12,10 @@ const UNKNOWN_KIND: &str = "UNKNOWN";
 /// Finishes the model: with a build graph, each run task takes its node's
 /// type, colour, description and metadata. Edges, only between tasks with
 /// durations, per task in ya's order: its copies (as they completed), its
-/// build-graph dependencies, the longest prepare task of its host.
-pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
+/// build-graph dependencies, the longest prepare task of its host. A graph
+/// given owned is freed once its edges are recorded, before the model's
+/// dependency lists are made.
+pub(super) fn model(log: Log, graph: Option<Cow<'_, BuildGraph>>) -> Model {
     let Log { mut builder, runs, copies, longest_prepare, window, .. } = log;
     let mut run_of_uid: Vec<Option<TaskId>> = Vec::new();
     for r in &runs {
@@ -25,7 +28,7 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     // Each run task's graph node, and the run task of each graph string (by
     // its id in the graph), found with one lookup per run task: dependencies
     // are then followed by index, not by hashing their uids.
-    let (nodes, run_of_graph_str) = match graph {
+    let (nodes, run_of_graph_str) = match graph.as_deref() {
         Some(g) => join_graph(&mut builder, &runs, g),
         None => (Vec::new(), Vec::new()),
     };
@@ -40,7 +43,7 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
     };
     let longest = |host: u32| longest_prepare.get(&host).copied().flatten();
     // At most three edges per copy and one per run task, plus the graph's.
-    let graph_edges: usize = graph.map_or(0, |g| nodes.iter().flatten().map(|n| g.deps(n).len()).sum());
+    let graph_edges: usize = graph.as_deref().map_or(0, |g| nodes.iter().flatten().map(|n| g.deps(n).len()).sum());
     builder.reserve_edges(3 * copies.len() + runs.len() + graph_edges);
     for c in &copies {
         edge(&mut builder, Some(c.task), run_of(c.dep_uid));
@@ -48,7 +51,7 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         edge(&mut builder, Some(c.task), longest(c.dest_host));
     }
     for (i, r) in runs.iter().enumerate() {
-        if let (Some(g), Some(node)) = (graph, nodes.get(i).copied().flatten()) {
+        if let (Some(g), Some(node)) = (graph.as_deref(), nodes.get(i).copied().flatten()) {
             for &dep in g.deps(node) {
                 let dep_run = run_of_graph_str.get(dep as usize).copied().flatten();
                 edge(&mut builder, Some(r.task), dep_run);
@@ -56,6 +59,9 @@ pub(super) fn model(log: Log, graph: Option<&BuildGraph>) -> Model {
         }
         edge(&mut builder, Some(r.task), longest(r.host));
     }
+    // What only the edges needed goes before the dependency lists are made.
+    drop((nodes, run_of_graph_str, runs, copies, run_of_uid, timed));
+    drop(graph);
     if let Some((first, last)) = window {
         builder.window(first.saturating_mul(NANOS_PER_MS), last.saturating_mul(NANOS_PER_MS));
     }

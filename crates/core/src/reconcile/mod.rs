@@ -15,9 +15,11 @@ pub mod starrocks;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
+use crate::formats::ya_graph::BuildGraph;
 use crate::formats::{FormatId, Parsed};
 use crate::ingest::{Input, InputInfo};
 use crate::model::Model;
+use std::borrow::Cow;
 
 /// Reports each dependency cycle of a model (ya stops at the first with
 /// "cyclic dependency detected"; the critical path here cuts the edge that
@@ -126,14 +128,23 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             );
         }
     }
+    let n_logs = logs.len();
+    let mut graphs: Vec<(usize, Option<BuildGraph>)> = graphs.into_iter().map(|(i, g)| (i, Some(g))).collect();
     let mut datasets: Vec<Dataset> = logs
         .into_iter()
         .enumerate()
         .map(|(n, (i, log))| {
-            let graph = graphs.get(n.min(graphs.len().saturating_sub(1)));
+            let gi = n.min(graphs.len().saturating_sub(1));
+            // The last log to use a graph takes it, so that it is freed as
+            // soon as that log's model no longer needs it.
+            let last_user = gi + 1 < graphs.len() || n + 1 == n_logs;
             let mut inputs = vec![i];
-            inputs.extend(graph.map(|(g, _)| *g));
-            let graph = graph.map(|(_, g)| g);
+            inputs.extend(graphs.get(gi).map(|(g, _)| *g));
+            let graph: Option<Cow<'_, BuildGraph>> = match graphs.get_mut(gi) {
+                Some((_, g)) if last_user => g.take().map(Cow::Owned),
+                Some((_, g)) => g.as_ref().map(Cow::Borrowed),
+                None => None,
+            };
             match log {
                 Timed::Distbuild(log) => Dataset {
                     format: FormatId::Distbuild,
@@ -144,7 +155,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
                 Timed::Evlog(log) => Dataset {
                     format: FormatId::YaEvlog,
                     inputs,
-                    model: ya_evlog::model(&log, graph),
+                    model: ya_evlog::model(&log, graph.as_deref()),
                     detail: Detail::Ya,
                 },
             }
