@@ -3,7 +3,8 @@
 
 use crate::formats::distbuild::{Log, RunRef};
 use crate::formats::ya_graph::{BuildGraph, GraphNode};
-use crate::model::{Model, ModelBuilder, TaskId, NANOS_PER_MS};
+use crate::hash::FastMap;
+use crate::model::{KindId, Model, ModelBuilder, TaskId, NANOS_PER_MS};
 use std::borrow::Cow;
 
 /// ya's type of a run task whose build-graph node is unknown.
@@ -89,10 +90,13 @@ fn join_graph<'g>(
     // Descriptions are nearly all distinct: room for them at once, not by doubling.
     let (bytes, count) = nodes.iter().flatten().fold((0, 0), |(b, c), n| (b + g.description(n).len(), c + 1));
     builder.reserve_strings(bytes, count);
+    // A type's colour is set by its first node, so each type is looked up once.
+    let mut kind_of: FastMap<Option<u32>, KindId> = FastMap::default();
     for (r, n) in runs.iter().zip(&nodes) {
         let Some(n) = n else { continue };
-        let kind =
-            builder.kind(n.kind().map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color().map_or("red", |c| g.str(c))));
+        let kind = *kind_of.entry(n.kind()).or_insert_with(|| {
+            builder.kind(n.kind().map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color().map_or("red", |c| g.str(c))))
+        });
         let name = builder.sym(g.description(n));
         let t = builder.get_mut(r.task);
         t.kind = kind;
