@@ -169,8 +169,8 @@ fn classify(model: &Model, id: TaskId, download_kind: &[bool]) -> Class {
 }
 
 /// ya's `_transform_timeline`: a sweep over the task intervals. Starts and
-/// ends are sorted apart (stably: runs already in order cost little) and
-/// every change at one time is applied before the stage is read.
+/// ends are sorted apart (in any order on a tie: every change at one time
+/// is applied before the stage is read).
 fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
     // A task that is not a run is a download when its type (its kind: the
     // cached mark is only for runs) says it came from the dist cache.
@@ -183,8 +183,8 @@ fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
         starts.push((t.start.unwrap_or(0), class));
         ends.push((t.end.unwrap_or(0), class));
     }
-    starts.sort_by_key(|e| e.0);
-    ends.sort_by_key(|e| e.0);
+    starts.sort_unstable_by_key(|e| e.0);
+    ends.sort_unstable_by_key(|e| e.0);
     let mut count = [0i64; 4];
     let idx = |c: Class| c as usize;
     let mut totals = [0 as Nanos; 8];

@@ -494,45 +494,65 @@ impl FormatReader for YaGraphReader {
     }
 }
 
-/// ya's `format_paths`: the one-line description of a node from its paths.
+/// Paths chosen to describe a node: none, one, or the first and last of `n`.
+#[derive(Clone, Copy)]
+struct Chosen<'a> {
+    first: &'a str,
+    last: &'a str,
+    n: usize,
+}
+
+impl<'a> Chosen<'a> {
+    fn one(path: &'a str) -> Self {
+        Chosen { first: path, last: path, n: 1 }
+    }
+
+    /// `path` if there is one, else none.
+    fn maybe(path: Option<&'a str>) -> Self {
+        path.map_or(Chosen { first: "", last: "", n: 0 }, Chosen::one)
+    }
+
+    fn all<S: AsRef<str>>(paths: &'a [S]) -> Self {
+        let end = |p: Option<&'a S>| p.map_or("", AsRef::as_ref);
+        Chosen { first: end(paths.first()), last: end(paths.last()), n: paths.len() }
+    }
+}
+
+/// ya's `format_paths`: the one-line description of a node from its paths
+/// (made without a list per node: a graph has a million of them).
 fn describe<S: AsRef<str>>(inputs: &[S], outputs: &[S], kv: &Kv<'_>) -> String {
-    let inputs: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
-    let outputs: Vec<&str> = outputs.iter().map(AsRef::as_ref).collect();
     let p = kv.p.as_ref().map_or("", |p| &*p.0);
-    let selected: Vec<&str> = if p == "CC" || p == "AS" {
-        let sources: Vec<&str> = inputs.iter().copied().filter(|i| is_source(i)).collect();
-        if inputs.len() == 1 {
-            vec![inputs[0]]
-        } else if sources.len() == 1 {
-            sources
-        } else if !sources.is_empty() {
-            let naked = outputs.first().filter(|_| outputs.len() == 1).map(|o| {
-                let (stem, _) = splitext(o);
-                stem.chars().skip(10).collect::<String>()
-            });
-            match naked.and_then(|n| sources.iter().find(|s| s.contains(n.as_str())).copied()) {
-                Some(s) => vec![s],
-                None => vec![sources[sources.len() - 1]],
+    let chosen = if p == "CC" || p == "AS" {
+        let sources = || inputs.iter().map(AsRef::as_ref).filter(|i| is_source(i));
+        match (inputs, sources().count()) {
+            ([only], _) => Chosen::one(only.as_ref()),
+            (_, 1) => Chosen::maybe(sources().next()),
+            (_, 0) => Chosen::maybe(inputs.last().map(AsRef::as_ref)),
+            _ => {
+                let naked = match outputs {
+                    [only] => Some(splitext(only.as_ref()).0.chars().skip(10).collect::<String>()),
+                    _ => None,
+                };
+                let named = naked.and_then(|n| sources().find(|s| s.contains(n.as_str())));
+                Chosen::maybe(named.or_else(|| sources().last()))
             }
-        } else {
-            inputs.last().copied().into_iter().collect()
         }
     } else if p == "AR" || p == "LD" {
-        outputs.clone()
+        Chosen::all(outputs)
     } else if let (true, Some(path)) = (is_test_shorthand(p), kv.path.as_ref()) {
-        return join_paths(&[&*path.0]);
+        Chosen::one(&path.0)
     } else if kv.show_out.is_some() {
-        outputs.clone()
-    } else if inputs.len() == 1 && !inputs[0].ends_with(".py") {
-        inputs.clone()
+        Chosen::all(outputs)
+    } else if inputs.len() == 1 && !inputs[0].as_ref().ends_with(".py") {
+        Chosen::all(inputs)
     } else if outputs.len() == 1 {
-        outputs.clone()
-    } else if common_prefix_len(&inputs) > common_prefix_len(&outputs) {
-        inputs.clone()
+        Chosen::all(outputs)
+    } else if common_prefix_len(inputs) > common_prefix_len(outputs) {
+        Chosen::all(inputs)
     } else {
-        outputs.clone()
+        Chosen::all(outputs)
     };
-    join_paths(&selected)
+    join_paths(chosen)
 }
 
 /// ya's test size shorthands (`TestSize.is_test_shorthand`).
@@ -562,14 +582,14 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
     &a[..n]
 }
 
-fn common_prefix_len(paths: &[&str]) -> usize {
+fn common_prefix_len<S: AsRef<str>>(paths: &[S]) -> usize {
     match paths {
         [] => 0,
-        [only] => only.chars().count(),
-        _ => {
-            let mut prefix = paths[0];
-            for p in &paths[1..] {
-                prefix = common_prefix(prefix, p);
+        [only] => only.as_ref().chars().count(),
+        [first, rest @ ..] => {
+            let mut prefix = first.as_ref();
+            for p in rest {
+                prefix = common_prefix(prefix, p.as_ref());
             }
             prefix.chars().count()
         }
@@ -577,13 +597,14 @@ fn common_prefix_len(paths: &[&str]) -> usize {
 }
 
 /// ya's `join_paths`: one path, or `prefix{first, last}`, or `prefix{first ... last}`.
-fn join_paths(paths: &[&str]) -> String {
-    match paths {
-        [] => "UNKNOWN".to_owned(),
-        [only] => (*only).to_owned(),
-        [first, .., last] => {
+fn join_paths(chosen: Chosen<'_>) -> String {
+    let Chosen { first, last, n } = chosen;
+    match n {
+        0 => "UNKNOWN".to_owned(),
+        1 => first.to_owned(),
+        _ => {
             let prefix = common_prefix(first, last);
-            let delim = if paths.len() == 2 { ", " } else { " ... " };
+            let delim = if n == 2 { ", " } else { " ... " };
             format!("{prefix}{{{}{delim}{}}}", &first[prefix.len()..], &last[prefix.len()..])
         }
     }
