@@ -8,7 +8,8 @@
 //! hands it back as flat typed arrays ([`GraphParts`]) that are moved, not
 //! copied, between the threads; then it is stopped. A file of any other
 //! format is refused after its first slice and read by the analysis worker
-//! itself, as before.
+//! itself, as before; so is the file of a second worker that could not load
+//! or stopped on an internal error.
 
 use crate::protocol::{Request, Response};
 use crate::worker::{js_error, read_file, Stop, SLICE};
@@ -57,6 +58,9 @@ enum SideMessage {
     NotGraph,
     /// The file could not be read; the message names it.
     Failed { message: String },
+    /// The second worker itself stopped (it could not load, or hit an
+    /// internal error): the file is read in place instead.
+    Stopped,
 }
 
 impl SideMessage {
@@ -91,8 +95,8 @@ pub struct SideRead {
 pub enum SideResult {
     /// The build graph, and the second worker's memory in bytes.
     Graph(Box<Input>, u64),
-    /// Not a build graph: read the file in place.
-    NotGraph,
+    /// Not a build graph, or the second worker stopped: read the file in place.
+    ReadHere,
 }
 
 impl SideRead {
@@ -109,7 +113,13 @@ impl SideRead {
             Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                 let data = e.data();
                 let json = json_of(&data);
-                if serde_json::from_str::<Response>(&json).is_ok_and(|r| matches!(r, Response::Ready)) {
+                let response = serde_json::from_str::<Response>(&json);
+                if let Ok(Response::Failed { .. }) = response {
+                    // Its panic hook's report: the worker is of no more use.
+                    let _ = resolve.call1(&JsValue::NULL, &message(&SideMessage::Stopped.to_json()));
+                    return;
+                }
+                if let Ok(Response::Ready) = response {
                     let m = message(&Request::ReadGraph.to_json());
                     let _ = Reflect::set(&m, &"file".into(), &file);
                     // A failed post means the worker is gone; its error event says why.
@@ -125,9 +135,8 @@ impl SideRead {
                 }
             })
         };
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
-            let failed = SideMessage::Failed { message: format!("the graph reader stopped: {}", e.message()) };
-            let _ = resolve.call1(&JsValue::NULL, &message(&failed.to_json()));
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |_: ErrorEvent| {
+            let _ = resolve.call1(&JsValue::NULL, &message(&SideMessage::Stopped.to_json()));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -192,7 +201,7 @@ fn take(data: &JsValue) -> Result<SideResult, String> {
             let graph = BuildGraph::from_parts(parts)?;
             Ok(SideResult::Graph(Box::new(Input { info, parsed: Parsed::YaGraph(graph) }), memory_bytes))
         }
-        SideMessage::NotGraph => Ok(SideResult::NotGraph),
+        SideMessage::NotGraph | SideMessage::Stopped => Ok(SideResult::ReadHere),
         SideMessage::Failed { message } => Err(message),
         SideMessage::Progress { .. } => Err("the graph reader ended without an answer".into()),
     }

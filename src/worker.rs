@@ -363,7 +363,7 @@ async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64)
                 done += input.info.bytes;
                 *input
             }
-            SideResult::NotGraph => read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?,
+            SideResult::ReadHere => read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?,
         };
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
