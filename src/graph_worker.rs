@@ -12,7 +12,7 @@
 //! or stopped on an internal error.
 
 use crate::protocol::{Request, Response};
-use crate::worker::{js_error, read_file, Stop, SLICE};
+use crate::worker::{js_error, read_file, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use longpole_core::formats::ya_graph::{BuildGraph, GraphParts};
 use longpole_core::formats::{FormatId, Parsed};
@@ -223,7 +223,7 @@ pub fn serve(file: File) {
                 return false;
             }
             let now = js_sys::Date::now();
-            if now - last_post >= 100.0 {
+            if now - last_post >= PROGRESS_EVERY_MS {
                 last_post = now;
                 post(&message(&SideMessage::Progress { bytes: p.bytes }.to_json()), &Array::new());
             }

@@ -41,7 +41,7 @@ pub const SLICE: usize = 16 << 20;
 /// a 1 GB log, left WebAssembly's memory 340 MB higher: 864 MB against 521.)
 const FEED: usize = 1 << 20;
 /// Least time between two progress messages, in ms.
-const PROGRESS_EVERY_MS: f64 = 100.0;
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -386,9 +386,9 @@ pub async fn read_file(
     let name = file.name();
     let failed = |e: String| Stop::Failed(format!("{name}: cannot read the file: {e}"));
     let mut ingest = Ingest::new(&name);
-    ingest.expect_bytes(file.size() as u64);
     let mut buf = vec![0u8; slice.max(1)];
     let size = file.size();
+    ingest.expect_bytes(size as u64);
     let step = buf.len() as f64;
     let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
     let mut at = 0.0;

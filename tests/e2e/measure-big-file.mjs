@@ -37,6 +37,11 @@ await page.evaluate(() => {
     for (const e of list.getEntries()) window.__m.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
   new MutationObserver(() => {
+    // The page's own clock (the same as this process's) stamps the first
+    // bar and the ready marker as they enter the DOM: polling from here
+    // would add its own latency while the page is busy drawing.
+    if (window.__m.chartAt === undefined && document.querySelector('.chart .bar')) window.__m.chartAt = Date.now();
+    if (window.__m.readyAt === undefined && document.querySelector('[data-testid="analysis-ready"]')) window.__m.readyAt = Date.now();
     const p = document.querySelector('[data-testid="progress"]');
     if (p) {
       window.__m.reading = true;
@@ -54,15 +59,6 @@ await page.evaluate(() => {
   }, 10);
 });
 
-// The page's own clock (the same as this process's) stamps the first bar
-// and the ready marker as they enter the DOM: polling from here would add
-// its own latency while the page is busy drawing.
-await page.evaluate(() => {
-  new MutationObserver(() => {
-    if (window.__m.chartAt === undefined && document.querySelector('.chart .bar')) window.__m.chartAt = Date.now();
-    if (window.__m.readyAt === undefined && document.querySelector('[data-testid="analysis-ready"]')) window.__m.readyAt = Date.now();
-  }).observe(document.body, { subtree: true, childList: true });
-});
 const t0 = Date.now();
 await page.getByTestId('file-input').setInputFiles(paths);
 await page.getByTestId('analysis-ready').waitFor({ timeout: 600_000 });

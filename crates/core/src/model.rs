@@ -255,16 +255,6 @@ impl ModelBuilder {
         Self::default()
     }
 
-    /// An empty builder whose string table starts as `strings` (so ids a
-    /// reader interned stay valid as [`Sym`]s), with room for `edges`
-    /// dependencies.
-    pub fn with_strings(strings: Interner, edges: usize) -> Self {
-        let mut b = Self::default();
-        b.model.strings = strings;
-        b.edges.reserve_exact(edges);
-        b
-    }
-
     /// The symbol of `s` in the string table, added on first use.
     pub fn sym(&mut self, s: &str) -> Sym {
         Sym(self.model.strings.intern(s))
@@ -274,11 +264,6 @@ impl ModelBuilder {
     /// [`Interner::reserve`]).
     pub fn reserve_strings(&mut self, bytes: usize, count: usize) {
         self.model.strings.reserve(bytes, count);
-    }
-
-    /// The string table's size so far: bytes of text and strings.
-    pub fn strings_size(&self) -> (usize, usize) {
-        (self.model.strings.text_len(), self.model.strings.len())
     }
 
     /// The symbol of `s`, if it is in the table.
