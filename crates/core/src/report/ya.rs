@@ -337,7 +337,7 @@ impl<'a> YaReport<'a> {
 
     /// The dataset's part of `longpole analyze --format json`.
     pub fn json(&self) -> Value {
-        let count = |r: Role| self.model.tasks().iter().filter(|t| t.role == r).count();
+        let count = |r: Role| self.model.count(r);
         let c = &self.stat.cache;
         let s = &self.stat.stages;
         let chain: Vec<Value> = self

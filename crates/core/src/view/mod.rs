@@ -248,7 +248,7 @@ impl RunView {
     /// The view of a ya build (distbuild or evlog), laid out on `index`.
     pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
         let r = YaReport::new(model, format);
-        let count = |role: Role| model.tasks().iter().filter(|t| t.role == role).count() as u64;
+        let count = |role: Role| model.count(role) as u64;
         let gaps: Vec<Nanos> = r.steps.iter().map(|s| s.gap).collect();
         let cache_line = r.cache_line();
         let differences = r.differences();
