@@ -50,6 +50,9 @@ pub async fn warm_up(stop: Rc<Cell<bool>>) {
         return;
     }
     drop(nodes);
+    if !go_on().await {
+        return;
+    }
     let Some(build) = read("warm-up.log", &log) else { return };
     if !go_on().await {
         return;
@@ -63,7 +66,7 @@ pub async fn warm_up(stop: Rc<Cell<bool>>) {
         return;
     }
     let Some(trace) = export(&analysis, Target::Chrome, 0) else { return };
-    if !views(analysis) || !go_on().await {
+    if !go_on().await || !views(analysis) || !go_on().await {
         return;
     }
     let Some(trace) = read("warm-up.json", &trace) else { return };
