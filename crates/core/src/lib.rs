@@ -23,6 +23,7 @@ pub mod json_split;
 pub mod layout;
 pub mod lines;
 pub mod model;
+pub mod recent_ids;
 pub mod reconcile;
 pub mod render;
 pub mod report;

@@ -39,6 +39,7 @@ use crate::hash::FastMap;
 use crate::intern::Interner;
 use crate::json_split::{JsonSplitter, Piece};
 use crate::model::TaskMeta;
+use crate::recent_ids::RecentIds;
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -340,17 +341,24 @@ impl Format for YaGraphFormat {
     }
 
     fn reader(&self) -> Box<dyn FormatReader> {
-        Box::new(YaGraphReader { splitter: JsonSplitter::new(&["graph"]).skip_members(), graph: BuildGraph::default() })
+        Box::new(YaGraphReader {
+            splitter: JsonSplitter::new(&["graph"]).skip_members(),
+            graph: BuildGraph::default(),
+            recent: RecentIds::default(),
+        })
     }
 }
 
 struct YaGraphReader {
     splitter: JsonSplitter,
     graph: BuildGraph,
+    /// The ids of the uids named last (a node's dependencies are mostly
+    /// nodes just before it).
+    recent: RecentIds,
 }
 
 impl YaGraphReader {
-    fn piece(graph: &mut BuildGraph, diags: &mut Diagnostics, piece: Piece<'_>) {
+    fn piece(graph: &mut BuildGraph, recent: &mut RecentIds, diags: &mut Diagnostics, piece: Piece<'_>) {
         match piece {
             Piece::Member { key, .. } => {
                 graph.members.push(key.to_owned());
@@ -378,7 +386,8 @@ impl YaGraphReader {
                     );
                     return;
                 };
-                let uid = graph.strings.intern(&uid.0);
+                let strings = &mut graph.strings;
+                let uid = recent.id(uid.0.as_bytes(), || (strings.intern(&uid.0), true));
                 if graph.index.get(uid as usize).is_some_and(|&i| i != u32::MAX) {
                     diags.report(
                         Severity::Warning,
@@ -404,7 +413,8 @@ impl YaGraphReader {
                 }
                 let deps_start = graph.deps.len() as u32;
                 for d in &node.deps {
-                    let id = graph.strings.intern(&d.0);
+                    let strings = &mut graph.strings;
+                    let id = recent.id(d.0.as_bytes(), || (strings.intern(&d.0), true));
                     graph.deps.push(id);
                 }
                 let desc_start = graph.descriptions.len() as u32;
@@ -451,8 +461,8 @@ impl YaGraphReader {
 
 impl FormatReader for YaGraphReader {
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let graph = &mut self.graph;
-        self.splitter.feed(chunk, &mut |p| Self::piece(graph, diags, p)).map_err(|e| {
+        let (graph, recent) = (&mut self.graph, &mut self.recent);
+        self.splitter.feed(chunk, &mut |p| Self::piece(graph, recent, diags, p)).map_err(|e| {
             FormatError::new(TITLE, Position::Byte(e.offset), "expected the end of the JSON document", &[e.byte])
         })
     }

@@ -14,6 +14,7 @@ use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::quote_bytes;
 use crate::hash::FastMap;
 use crate::model::{KindId, LaneId, Role, Sym, Task, TaskId, NANOS_PER_MS};
+use crate::recent_ids::RecentIds;
 use std::borrow::Cow;
 
 /// Event types of older logs that ya no longer reads.
@@ -101,6 +102,8 @@ fn ns(ms: Option<i64>) -> Option<i64> {
 #[derive(Debug, Default)]
 pub(super) struct Reconciler {
     log: Log,
+    /// The ids of the uids named on the last lines.
+    recent_uids: RecentIds,
     /// Index in `log.runs` by uid (`u32::MAX`: none yet).
     run_of_uid: Vec<u32>,
     /// The line that created each run task.
@@ -280,8 +283,12 @@ impl Reconciler {
     }
 
     fn uid(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
-        let s = text(field, line_no, diags);
-        self.log.builder.sym(&s).0
+        let builder = &mut self.log.builder;
+        self.recent_uids.id(field, || {
+            let s = text(field, line_no, diags);
+            // A uid that is not UTF-8 is reported on each of its lines.
+            (builder.sym(&s).0, matches!(s, Cow::Borrowed(_)))
+        })
     }
 
     fn lane(&mut self, host: u32) -> LaneId {
