@@ -12,9 +12,9 @@
 //! distbuild log and graph.json, from `longpole-distbuild-sim`) and then the
 //! same build exported as a Chrome trace, through the code a dropped file
 //! takes, and posts the results for the page to decode and drop. Nothing is
-//! fetched. The work comes in
-//! short steps with the worker's messages handled in between, and any
-//! message stops it: a dropped file never waits for more than one step.
+//! fetched. The work comes in short steps with the worker's messages
+//! handled in between, and any message stops it: a dropped file never
+//! waits for more than one step.
 
 use crate::protocol::Response;
 use crate::worker::{conclude, feed, post, sleep};
@@ -35,49 +35,39 @@ const NODES: usize = 2_000;
 
 /// Warms up until done or until `stop` is set (by any message).
 pub async fn warm_up(stop: Rc<Cell<bool>>) {
-    let go_on = || async {
-        let _ = sleep(0).await;
-        !stop.get()
+    let _ = steps(&stop).await;
+}
+
+/// The warm-up's steps; `None` once a message came (or a step failed).
+async fn steps(stop: &Cell<bool>) -> Option<()> {
+    // Lets the worker's messages in, then says whether to go on.
+    let pause = |ms| async move {
+        let _ = sleep(ms).await;
+        (!stop.get()).then_some(())
     };
-    let _ = sleep(IDLE_MS).await;
-    if stop.get() {
-        return;
-    }
+    pause(IDLE_MS).await?;
     let cfg = Config { nodes: NODES, ..Config::default() };
     let nodes = graph(&cfg);
     let (mut log, mut graph_json) = (Vec::new(), Vec::new());
-    if write_graph_json(&nodes, &mut graph_json).is_err() || simulate(&cfg, &nodes, &mut log).is_err() {
-        return;
-    }
+    write_graph_json(&nodes, &mut graph_json).ok()?;
+    simulate(&cfg, &nodes, &mut log).ok()?;
     drop(nodes);
-    if !go_on().await {
-        return;
-    }
-    let Some(build) = read("warm-up.log", &log) else { return };
-    if !go_on().await {
-        return;
-    }
-    let Some(graph) = read("warm-up.graph.json", &graph_json) else { return };
-    if !go_on().await {
-        return;
-    }
+    pause(0).await?;
+    let build = read("warm-up.log", &log)?;
+    pause(0).await?;
+    let graph = read("warm-up.graph.json", &graph_json)?;
+    pause(0).await?;
     let analysis = reconcile(vec![build, graph]);
-    if !go_on().await {
-        return;
-    }
-    let Some(trace) = export(&analysis, Target::Chrome, 0) else { return };
-    if !go_on().await || !views(analysis) || !go_on().await {
-        return;
-    }
-    let Some(trace) = read("warm-up.json", &trace) else { return };
-    if !go_on().await {
-        return;
-    }
+    pause(0).await?;
+    let trace = export(&analysis, Target::Chrome, 0)?;
+    pause(0).await?;
+    views(analysis)?;
+    pause(0).await?;
+    let trace = read("warm-up.json", &trace)?;
+    pause(0).await?;
     let analysis = reconcile(vec![trace]);
-    if !go_on().await {
-        return;
-    }
-    views(analysis);
+    pause(0).await?;
+    views(analysis)
 }
 
 /// Reads `bytes` as a file called `name` is read.
@@ -89,10 +79,10 @@ fn read(name: &str, bytes: &[u8]) -> Option<Input> {
 }
 
 /// Draws up what a finished run sends the page, as a run does, and posts
-/// it for the page to decode and drop; true if there was something to show.
-fn views(analysis: Analysis) -> bool {
+/// it for the page to decode and drop; `None` if there was nothing to show.
+fn views(analysis: Analysis) -> Option<()> {
     let shown = !analysis.datasets.is_empty();
     let (response, _) = conclude(0, analysis, 0.0, 0);
     post(&Response::WarmedUp(response.to_json()));
-    shown
+    shown.then_some(())
 }
