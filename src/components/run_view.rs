@@ -252,7 +252,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         }
                         if !c.bazel_critical_path.is_empty() {
                             { " · Bazel's critical path " }
-                            <strong data-testid="bazel-critical-path">{ duration_label(c.bazel_critical_path.iter().map(|s| s.end.unwrap_or(0) - s.start.unwrap_or(0)).sum()) }</strong>
+                            <strong data-testid="bazel-critical-path">{ duration_label(v.critical_path.total) }</strong>
                             { format!(" in {} steps", c.bazel_critical_path.len()) }
                         }
                     } else if let Some(n) = &v.ninja {

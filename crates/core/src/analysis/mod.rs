@@ -1,6 +1,7 @@
 //! Analyses of a model: they read the [`crate::model::Model`] and nothing
 //! of any format's own structures.
 
+pub mod bazel;
 pub mod critical_path;
 pub mod evobench;
 pub mod flame;

@@ -14,8 +14,8 @@
 //! (`s`/`t`/`f` by id; `s` binds to the enclosing slice, `t`/`f` to the next
 //! slice to start on their thread unless `bp: "e"`) and v2 (`flow_in` on a
 //! slice waits for the last `flow_out` slice of the same `bind_id`).
-//! Counters become series of the [`ChromeRun`]; Bazel's
-//! `critical path component` slices are its own critical path.
+//! Counters become series of the [`ChromeRun`]. A Bazel profile's own
+//! critical path and facts come from [`super::bazel`].
 
 use crate::analysis::flame::FlameGraph;
 use crate::analysis::trace_stacks::{self, Call, Edge, StackFrameName, ThreadStacks};
@@ -24,9 +24,6 @@ use crate::formats::chrome_trace::{ChromeTrace, Scope, SlicePhase};
 use crate::hash::{FastMap, FastSet};
 use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId};
 use std::collections::BTreeMap;
-
-/// Bazel's category of its critical path's slices.
-pub const BAZEL_CRITICAL_PATH: &str = "critical path component";
 
 /// One counter series.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -54,8 +51,11 @@ pub struct ChromeRun {
     pub flows: u64,
     /// Counter series.
     pub counters: Vec<CounterSeries>,
-    /// Bazel's own critical path (its `critical path component` slices), in time order.
+    /// Bazel's own critical path, in Bazel's order: each `critical path
+    /// component`'s action, or the component itself where none was found.
     pub bazel_critical_path: Vec<TaskId>,
+    /// What a Bazel profile says beyond its slices.
+    pub bazel: Option<Box<super::bazel::BazelRun>>,
     /// The flame graph of every thread's stacks (from the samples when the
     /// trace has them, as speedscope does, else from the slices).
     pub flame: FlameGraph,
@@ -257,16 +257,10 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, Chrome
     run.flows = edges.len() as u64;
     run.counters = counters(trace);
 
-    let bazel = trace.strings.get(BAZEL_CRITICAL_PATH);
-    let mut critical: Vec<TaskId> = trace
-        .slices
-        .iter()
-        .zip(&slice_task)
-        .filter(|(s, _)| bazel.is_some() && s.cat == bazel)
-        .filter_map(|(_, t)| *t)
-        .collect();
-    critical.sort_by_key(|&t| (b.get(t).start, t.0));
-    run.bazel_critical_path = critical;
+    if let Some(bazel) = super::bazel::reconcile(trace, &slice_task, &lane_of, &mut b, &mut edges, diags) {
+        run.bazel_critical_path = bazel.path.iter().map(|s| s.task()).collect();
+        run.bazel = Some(Box::new(bazel));
+    }
 
     if sampled(trace) {
         flame_stacks = thread_stacks(trace);

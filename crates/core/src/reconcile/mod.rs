@@ -5,6 +5,7 @@
 //! joined (a distbuild log with its build graph, the traces of one
 //! distributed query) and turned into the common [`Model`].
 
+pub mod bazel;
 pub mod chrome_trace;
 mod distbuild;
 pub mod evobench;

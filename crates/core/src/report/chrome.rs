@@ -39,8 +39,8 @@ fn task_json(m: &Model, t: TaskId) -> Value {
 }
 
 /// The report as JSON: the critical path and blocking chain (as for every
-/// format), `"chrome"` with the counts, `bazel_critical_path`, `longest`
-/// and `hottest_path`.
+/// format; for a Bazel profile, Bazel's own critical path), `"chrome"`
+/// with the counts, `longest` and `hottest_path`.
 pub fn chrome_json(d: &Dataset) -> Value {
     let mut v = YaReport::new(&d.model, d.format).json();
     let Some(run) = run_of(d) else { return v };
@@ -54,10 +54,9 @@ pub fn chrome_json(d: &Dataset) -> Value {
         "flows": run.flows, "counters": run.counters.len(), "display_time_unit": run.display_time_unit,
         "unterminated": run.unterminated,
     });
-    v["bazel_critical_path"] = json!({
-        "total_ms": Ms(run.bazel_critical_path.iter().map(|&t| m.task(t).duration().unwrap_or(0)).sum()).json(),
-        "tasks": run.bazel_critical_path.iter().map(|&t| task_json(m, t)).collect::<Vec<_>>(),
-    });
+    if let Some(bazel) = run.bazel.as_deref() {
+        super::bazel::bazel_path_json(m, bazel, &mut v);
+    }
     v["longest"] = longest(m).iter().map(|&t| task_json(m, t)).collect();
     let f = &run.flame;
     v["hottest_path"] = f
@@ -110,13 +109,12 @@ pub fn chrome_text(d: &Dataset) -> String {
         if run.unterminated { "; the event array is unterminated" } else { "" }
     );
     let r = YaReport::new(m, d.format);
-    if m.edge_count() > 0 {
+    if run.flows > 0 {
         path_text(&mut out, m, "Critical path", r.ya.total, &r.ya.tasks);
         path_text(&mut out, m, "Blocking chain", r.blocking.total, &r.blocking.tasks);
     }
-    if !run.bazel_critical_path.is_empty() {
-        let total = run.bazel_critical_path.iter().map(|&t| m.task(t).duration().unwrap_or(0)).sum();
-        path_text(&mut out, m, "Bazel's critical path", total, &run.bazel_critical_path);
+    if let Some(bazel) = run.bazel.as_deref() {
+        super::bazel::bazel_path_text(&mut out, m, bazel);
     }
     let _ = writeln!(out, "\nLongest slices:");
     for t in longest(m) {

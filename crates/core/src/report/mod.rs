@@ -2,6 +2,7 @@
 //! format and diagnostics, per dataset its format's report (and, for
 //! several evobench runs, their summary under `evobench_summary`).
 
+mod bazel;
 mod chrome;
 pub mod evobench;
 mod ghc;

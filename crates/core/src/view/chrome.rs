@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 pub struct ChromeView {
     /// The flame graph of every thread's stacks (one measure: time, ns).
     pub flame: FlameGraph,
-    /// Bazel's own critical path (its `critical path component` slices), in time order.
+    /// Bazel's own critical path, in Bazel's order: each component's
+    /// action, or the component where none was found.
     pub bazel_critical_path: Vec<TaskRow>,
     /// Events per phase as written.
     pub by_phase: Vec<(String, u64)>,
@@ -36,6 +37,10 @@ impl RunView {
             counters: run.counters.iter().map(|c| (c.name.clone(), c.process.clone(), c.points.len() as u64)).collect(),
             flows: run.flows,
         };
-        RunView { chrome: Some(chrome), ..RunView::of_ya(model, FormatId::ChromeTrace, index) }
+        let mut view = RunView { chrome: Some(chrome), ..RunView::of_ya(model, FormatId::ChromeTrace, index) };
+        if let Some(bazel) = run.bazel.as_deref() {
+            view.with_bazel_path(model, bazel, index);
+        }
+        view
     }
 }

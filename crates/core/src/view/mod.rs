@@ -13,6 +13,7 @@ use crate::reconcile::{Dataset, Detail};
 use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
+mod bazel;
 mod chrome;
 mod evobench;
 mod ghc;

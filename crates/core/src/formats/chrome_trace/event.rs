@@ -172,7 +172,8 @@ impl Builder {
                 };
                 let thread = self.thread(pid, tid);
                 let name = self.opt(e.name.as_deref());
-                self.trace.instants.push(Instant { thread, name, ts, scope });
+                let cat = self.opt(e.cat.as_deref());
+                self.trace.instants.push(Instant { thread, name, cat, ts, scope });
             }
             "C" => {
                 let ts = needs_ts(ts)?;

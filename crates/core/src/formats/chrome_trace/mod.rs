@@ -191,6 +191,8 @@ pub struct Instant {
     pub thread: u32,
     /// `name`.
     pub name: Option<u32>,
+    /// `cat`.
+    pub cat: Option<u32>,
     /// `ts`, µs.
     pub ts: f64,
     /// `s`.

@@ -1,0 +1,118 @@
+//! Bazel profiles: on every Bazel profile of the corpus (and the app's
+//! sample), the critical path is Bazel's own — its `critical path
+//! component` events in the file's order, with their total — and every
+//! component is shown on the action it names, where the profile has one.
+//!
+//! The expected values come from a separate plain scan of the JSON in this
+//! file (serde_json over the gunzipped bytes), not from the reader. For
+//! `tiny.json.gz` they are also, by hand (`zcat tiny.json.gz | jq -c
+//! '.traceEvents[] | select(.cat == "critical path component") | [.name, .ts, .dur]'`):
+//! `["action 'Executing genrule //src:target_c'", 892213, 3040943]` and
+//! `["action 'Executing genrule //src:target_a'", 3934834, 10013371]`, a
+//! total of 13,054,314 µs; their actions are the `action processing`
+//! slices on `skyframe-evaluator 1` at 892,302 and 3,934,985 µs.
+
+use longpole_core::ingest::read_bytes;
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::report::analysis_json;
+use longpole_core::view::RunView;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+
+fn files() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join("../shared/corpus/chrome-trace/bazel"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    out.sort();
+    out.push(root.join("samples/bazel-tiny.json.gz"));
+    out
+}
+
+/// A component as the plain scan sees it: description, and the (thread
+/// name, start µs) of the `action processing` event of that name nearest
+/// its start, if any.
+struct Expected {
+    description: String,
+    action: Option<(String, f64)>,
+}
+
+fn scan(bytes: &[u8]) -> (Vec<Expected>, i64) {
+    let mut text = Vec::new();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::GzDecoder::new(bytes).read_to_end(&mut text).unwrap();
+    } else {
+        text = bytes.to_vec();
+    }
+    let doc: Value = serde_json::from_slice(&text).unwrap();
+    let events = doc.get("traceEvents").unwrap_or(&doc).as_array().unwrap();
+    let s = |e: &Value, k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let id = |e: &Value| format!("{}/{}", e.get("pid").unwrap_or(&Value::Null), e.get("tid").unwrap_or(&Value::Null));
+    let mut names = HashMap::new();
+    for e in events.iter().filter(|e| s(e, "ph") == "M" && s(e, "name") == "thread_name") {
+        names.insert(id(e), e["args"]["name"].as_str().unwrap().to_owned());
+    }
+    let mut total = 0;
+    let mut out = Vec::new();
+    for c in events.iter().filter(|e| s(e, "cat") == "critical path component") {
+        let name = s(c, "name");
+        let description = name["action '".len()..name.len() - 1].to_owned();
+        let ts = c["ts"].as_f64().unwrap();
+        total += (c["dur"].as_f64().unwrap() * 1000.0).round() as i64;
+        let action = events
+            .iter()
+            .filter(|e| s(e, "cat") == "action processing" && s(e, "name") == description)
+            .min_by(|a, b| {
+                let d = |e: &&Value| (e["ts"].as_f64().unwrap() - ts).abs();
+                d(a).total_cmp(&d(b))
+            })
+            .map(|e| (names[&id(e)].clone(), e["ts"].as_f64().unwrap()));
+        out.push(Expected { description, action });
+    }
+    (out, total)
+}
+
+#[test]
+fn the_critical_path_is_bazels_own_on_its_actions() {
+    let mut with_path = 0;
+    for f in files() {
+        let bytes = std::fs::read(&f).unwrap();
+        let (expected, total) = scan(&bytes);
+        let analysis = longpole_core::reconcile(vec![read_bytes("unknown", &bytes, 4096).unwrap()]);
+        let json = analysis_json(&analysis);
+        let d = &analysis.datasets[0];
+        let view = RunView::of(d, &TimelineIndex::new(&d.model));
+        let name = f.display();
+        if expected.is_empty() {
+            assert_ne!(json["critical_path"]["source"], "bazel", "{name}");
+            continue;
+        }
+        with_path += 1;
+        let path = &json["critical_path"];
+        assert_eq!(path["source"], "bazel", "{name}");
+        let uids: Vec<&str> = path["tasks"].as_array().unwrap().iter().map(|t| t["uid"].as_str().unwrap()).collect();
+        let want: Vec<&str> = expected.iter().map(|e| e.description.as_str()).collect();
+        assert_eq!(uids, want, "{name}: Bazel's order");
+        assert_eq!(path["total_ms"].as_f64().unwrap(), total as f64 / 1e6, "{name}: Bazel's total");
+        assert_eq!(view.critical_path.total, total, "{name}");
+        assert_eq!(view.critical_path.steps.len(), expected.len(), "{name}");
+        for ((e, t), step) in expected.iter().zip(path["tasks"].as_array().unwrap()).zip(&view.critical_path.steps) {
+            match &e.action {
+                Some((thread, ts)) => {
+                    assert_eq!(t["on_action"], true, "{name}: {}", e.description);
+                    assert!(step.lane.ends_with(&format!("/ {thread}")), "{name}: {} on {}", e.description, step.lane);
+                    assert_eq!(step.start, Some((ts * 1000.0).round() as i64), "{name}: {}", e.description);
+                    assert_eq!(step.label, e.description, "{name}");
+                }
+                None => {
+                    assert_eq!(t["on_action"], false, "{name}: {}", e.description);
+                    assert!(step.lane.ends_with("/ Critical Path"), "{name}: {}", step.lane);
+                }
+            }
+        }
+    }
+    assert!(with_path >= 2, "the corpus and the sample have Bazel profiles with a critical path");
+}
