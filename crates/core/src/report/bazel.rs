@@ -1,12 +1,16 @@
 //! The Bazel part of a Chrome trace's report: Bazel's critical path as
 //! the report's `critical_path` and `blocking_chain` (each step's `uid` the
-//! action's description as Bazel prints it), and as text in `bazel
-//! analyze-profile`'s layout.
+//! action's description as Bazel prints it), the phases and the critical
+//! path as text in `bazel analyze-profile`'s layout, then the summary
+//! (actions by mnemonic, where their time went, garbage collection, jobs)
+//! and the suggestions.
 
 use super::Ms;
 use crate::analysis::bazel::paths;
+use crate::analysis::bazel::suggest::suggestions;
+use crate::analysis::bazel::summary::{summary, BazelSummary};
 use crate::dump::duration_label;
-use crate::model::Model;
+use crate::model::{Model, Nanos};
 use crate::reconcile::bazel::{BazelRun, PathStep};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -43,7 +47,7 @@ pub fn bazel_path_json(m: &Model, run: &BazelRun, v: &mut Value) {
 
 /// Bazel's critical path as `bazel analyze-profile` prints it, with the
 /// slice each component was found on.
-pub fn bazel_path_text(out: &mut String, m: &Model, run: &BazelRun) {
+fn bazel_path_text(out: &mut String, m: &Model, run: &BazelRun) {
     if run.path.is_empty() {
         return;
     }
@@ -63,5 +67,101 @@ pub fn bazel_path_text(out: &mut String, m: &Model, run: &BazelRun) {
             share,
             s.description
         );
+    }
+}
+
+/// The summary and suggestions as the report's `bazel` member.
+pub fn bazel_json(m: &Model, run: &BazelRun) -> Value {
+    let s = summary(m, run);
+    let mut v = serde_json::to_value(&s).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        // Long series stay out of the report; the page draws them.
+        o.remove("running");
+        o.insert("suggestions".into(), json!(suggestions(m, &s)));
+        o.insert(
+            "metadata".into(),
+            json!(run.metadata.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>()),
+        );
+        o.insert("unmatched_components".into(), json!(run.path.iter().filter(|p| p.action.is_none()).count()));
+    }
+    v
+}
+
+/// `bazel analyze-profile`'s phase table.
+fn phases_text(out: &mut String, s: &BazelSummary) {
+    let _ = writeln!(out, "\n=== PHASE SUMMARY INFORMATION ===\n");
+    let secs = |ns: Nanos| format!("{:.3} s", (ns / 1_000_000) as f64 / 1000.0);
+    for p in &s.phases {
+        let _ =
+            writeln!(out, "{:<28} {:>10} {:>7.2}%", format!("Total {} phase time", p.nick), secs(p.time), p.percent);
+    }
+    let _ = writeln!(out, "---------------------------------------------------------------------");
+    let _ = writeln!(out, "{:<28} {:>10} {:>8}", "Total run time", secs(s.total), "100.00%");
+}
+
+/// A titled table (nothing without rows): columns as (header, width),
+/// a negative width aligned left.
+fn table(out: &mut String, title: &str, columns: &[(&str, i32)], rows: impl Iterator<Item = Vec<String>>) {
+    let line = |out: &mut String, cells: &[&str]| {
+        let mut l = String::from(" ");
+        for (c, &(_, w)) in cells.iter().zip(columns) {
+            let width = w.unsigned_abs() as usize;
+            let _ = if w < 0 { write!(l, " {c:<width$}") } else { write!(l, " {c:>width$}") };
+        }
+        let _ = writeln!(out, "{}", l.trim_end());
+    };
+    let mut rows = rows.peekable();
+    if rows.peek().is_none() {
+        return;
+    }
+    let _ = writeln!(out, "\n{title}:");
+    line(out, &columns.iter().map(|c| c.0).collect::<Vec<_>>());
+    for r in rows {
+        line(out, &r.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+}
+
+/// The summary and the suggestions as text.
+pub fn bazel_summary_text(out: &mut String, m: &Model, run: &BazelRun) {
+    let s = summary(m, run);
+    if !s.phases.is_empty() {
+        phases_text(out, &s);
+    }
+    bazel_path_text(out, m, run);
+    let d = duration_label;
+    let mnemonics = s
+        .mnemonics
+        .iter()
+        .map(|r| vec![r.mnemonic.clone(), r.count.to_string(), d(r.total), d(r.longest), r.on_path.to_string()]);
+    let columns = [("mnemonic", -24), ("actions", 7), ("time", 12), ("longest", 12), ("on path", 9)];
+    table(out, "Actions by mnemonic", &columns, mnemonics);
+    let activities = s
+        .activities
+        .iter()
+        .map(|r| vec![r.group.clone(), r.what.clone(), r.count.to_string(), d(r.total), d(r.on_path)]);
+    let columns = [("", -22), ("", -40), ("events", 7), ("time", 12), ("on crit. path", 14)];
+    table(out, "Where the actions' time went", &columns, activities);
+    let g = &s.gc;
+    let _ = writeln!(
+        out,
+        "\nGarbage collection: {} collections, {} ({} major, {}); {} of it while a critical path action ran",
+        g.count,
+        duration_label(g.total),
+        g.major_count,
+        duration_label(g.major_total),
+        duration_label(g.on_path)
+    );
+    let jobs = s.jobs.map_or_else(|| "unknown".to_owned(), |j| j.to_string());
+    let _ = writeln!(
+        out,
+        "Jobs: {jobs} at once in the execution phase (Skyframe evaluators that ran something); at most {} actions ran at once; stretches with fewer actions than jobs: {}",
+        s.most_running, s.bottlenecks.len()
+    );
+    let list = suggestions(m, &s);
+    if !list.is_empty() {
+        let _ = writeln!(out, "\nSuggestions:");
+        for x in list {
+            let _ = writeln!(out, "  - {}: {}", x.title, x.text);
+        }
     }
 }

@@ -56,6 +56,7 @@ pub fn chrome_json(d: &Dataset) -> Value {
     });
     if let Some(bazel) = run.bazel.as_deref() {
         super::bazel::bazel_path_json(m, bazel, &mut v);
+        v["bazel"] = super::bazel::bazel_json(m, bazel);
     }
     v["longest"] = longest(m).iter().map(|&t| task_json(m, t)).collect();
     let f = &run.flame;
@@ -114,7 +115,7 @@ pub fn chrome_text(d: &Dataset) -> String {
         path_text(&mut out, m, "Blocking chain", r.blocking.total, &r.blocking.tasks);
     }
     if let Some(bazel) = run.bazel.as_deref() {
-        super::bazel::bazel_path_text(&mut out, m, bazel);
+        super::bazel::bazel_summary_text(&mut out, m, bazel);
     }
     let _ = writeln!(out, "\nLongest slices:");
     for t in longest(m) {

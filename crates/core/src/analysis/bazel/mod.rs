@@ -3,6 +3,9 @@
 //! both paths ([`paths`]) and the summary that `bazel analyze-profile` and
 //! EngFlow's bazel_invocation_analyzer give.
 
+pub mod suggest;
+pub mod summary;
+
 use super::critical_path::Path;
 use crate::model::{Model, Nanos, TaskId};
 use crate::reconcile::bazel::{BazelRun, PathStep};
