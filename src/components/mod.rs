@@ -2,6 +2,8 @@
 //! actions or callbacks; none computes anything the core could.
 
 mod app;
+mod bazel_summary;
+mod bazel_tables;
 mod breakdown;
 mod compare_runs;
 mod data_table;

@@ -1,6 +1,7 @@
 //! A finished run: the headline, the path on the left, the views in the
 //! middle (timeline, tables, report, diagnostics), details on the right.
 
+use super::bazel_summary::BazelSummary;
 use super::breakdown::Breakdown;
 use super::dep_graph::DepGraph;
 use super::details::Details;
@@ -162,6 +163,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     <HeapChart series={g.heap.clone()} window={props.window} />
                 } else if !program {
                     <Breakdown path={path.clone()} view={v.clone()} />
+                }
+                if let Some(b) = v.chrome.as_ref().and_then(|c| c.bazel.as_ref()) {
+                    <BazelSummary view={b.clone()} window={props.window} />
                 }
                 if let Some(m) = &v.mal {
                     <LoadChart series={m.series.clone()} window={props.window} />

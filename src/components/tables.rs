@@ -105,6 +105,9 @@ fn chrome_tables(v: &RunView) -> Vec<Table> {
             rows: task_rows(&c.bazel_critical_path, origin, false),
         });
     }
+    if let Some(b) = &c.bazel {
+        list.extend(super::bazel_tables::bazel_tables(b, origin));
+    }
     if c.flows > 0 {
         list.extend(path_tables(v, "Critical path over the flows", &headers));
     }

@@ -36,7 +36,7 @@ test('a Bazel profile shows Bazel\'s own critical path', async () => {
     await app.page.getByTestId('bazel-critical-path').waitFor();
     await app.page.getByTestId('tab-tables').click();
     const rows = await app.page.getByTestId('table-bazel-critical-path').locator('tbody tr').count();
-    assert.equal(rows, cli.bazel_critical_path.tasks.length);
+    assert.equal(rows, cli.critical_path.tasks.length);
     assert.deepEqual(app.errors, []);
   } finally {
     await app.close();

@@ -24,6 +24,8 @@ pub struct ChromeView {
     pub counters: Vec<(String, String, u64)>,
     /// Dependencies made from flows.
     pub flows: u64,
+    /// A Bazel profile's summary and suggestions.
+    pub bazel: Option<super::BazelView>,
 }
 
 impl RunView {
@@ -36,6 +38,7 @@ impl RunView {
             by_phase: run.by_phase.iter().map(|(p, n)| (p.clone(), *n)).collect(),
             counters: run.counters.iter().map(|c| (c.name.clone(), c.process.clone(), c.points.len() as u64)).collect(),
             flows: run.flows,
+            bazel: run.bazel.as_deref().map(|b| super::BazelView::of(model, b)),
         };
         let mut view = RunView { chrome: Some(chrome), ..RunView::of_ya(model, FormatId::ChromeTrace, index) };
         if let Some(bazel) = run.bazel.as_deref() {

@@ -21,6 +21,7 @@ mod mal;
 mod program;
 mod starrocks;
 
+pub use bazel::BazelView;
 pub use chrome::ChromeView;
 pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
