@@ -163,3 +163,24 @@ fn tiny_summary_matches_the_figures_read_by_hand() {
     // Two genrules ran alone for most of 13 s of 8 jobs; no cache was used.
     assert_eq!(ids, ["BreakDownBottleneckActions", "UseRemoteCaching"]);
 }
+
+/// `bazel-profile-Long-Phase-Test.json` (EngFlow's test profile: phase
+/// markers only) against its events read by hand: Launch Blaze at -17,000 µs
+/// for 17,000, Initialize command at 0, Evaluate target patterns at
+/// 31,229,183, Load and analyze dependencies at 34,200,314, Prepare for
+/// build at 77,059,750, Build artifacts at 77,090,175, Complete build at
+/// 727,135,633, Finishing at 727,213,543. The init phase's 31.2 s is 4.3%
+/// of the 727.2 s run, past EngFlow's 2% for a phase that should be
+/// negligible; with no critical path, EngFlow asks for a build's profile.
+#[test]
+fn long_phase_profile_matches_the_figures_read_by_hand() {
+    let bytes = std::fs::read(&files()[0]).unwrap();
+    let json = analysis_json(&longpole_core::reconcile(vec![read_bytes("p", &bytes, 4096).unwrap()]));
+    let b = &json["bazel"];
+    let phases: Vec<i64> = b["phases"].as_array().unwrap().iter().map(|p| p["time"].as_i64().unwrap() / 1000).collect();
+    assert_eq!(phases, [17_000, 31_229_183, 2_971_131, 42_859_436, 30_425, 650_045_458, 77_910]);
+    assert_eq!(b["total"], 727_230_543_000i64);
+    let ids: Vec<&str> = b["suggestions"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["AnalyzeDifferentProfile", "UnusualPhaseDuration"]);
+    assert!(b["suggestions"][1]["text"].as_str().unwrap().contains("init phase took 31.23 s (4.3% of the run)"));
+}
