@@ -6,6 +6,7 @@
 //! how much of it fell on the critical path, the actions running over time
 //! against the job count, and the stretches where few ran.
 
+use crate::hash::FastSet;
 use crate::model::{Model, Nanos, TaskId};
 use crate::reconcile::bazel::{BazelRun, PathStep};
 use serde::{Deserialize, Serialize};
@@ -215,7 +216,7 @@ fn phase_rows(run: &BazelRun) -> (Vec<PhaseRow>, Nanos) {
     (rows, total)
 }
 
-fn mnemonics(m: &Model, run: &BazelRun, on_path: &[TaskId]) -> Vec<MnemonicRow> {
+fn mnemonics(m: &Model, run: &BazelRun, on_path: &FastSet<TaskId>) -> Vec<MnemonicRow> {
     let mut rows: Vec<MnemonicRow> = Vec::new();
     for a in &run.actions {
         let name = a.mnemonic.as_deref().unwrap_or("(not recorded)");
@@ -240,13 +241,17 @@ fn mnemonics(m: &Model, run: &BazelRun, on_path: &[TaskId]) -> Vec<MnemonicRow> 
 /// Each task's activity row, time, and time within the path's actions
 /// (same lane, overlapping); garbage collection apart.
 fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>, GcSummary, u64) {
-    let group_of = |kind: &str, uid: &str| -> Option<(&'static str, bool)> {
-        ACTIVITIES.iter().find_map(|(g, cats, names)| {
-            if cats.contains(&kind) {
-                Some((*g, true))
-            } else {
-                (kind == GENERAL && names.contains(&uid)).then_some((*g, false))
-            }
+    // Each kind's group, looked up once (kinds are few); `general
+    // information` events go by their name.
+    let by_kind: Vec<Option<(&'static str, bool)>> = m
+        .kinds()
+        .iter()
+        .map(|k| ACTIVITIES.iter().find(|a| a.1.contains(&k.name.as_str())).map(|a| (a.0, true)))
+        .collect();
+    let group_of = |kind: usize, uid: &str| -> Option<(&'static str, bool)> {
+        by_kind[kind].or_else(|| {
+            (m.kinds()[kind].name == GENERAL)
+                .then(|| ACTIVITIES.iter().find(|a| a.2.contains(&uid)).map(|a| (a.0, false)))?
         })
     };
     let mut rows: Vec<ActivityRow> = Vec::new();
@@ -259,7 +264,7 @@ fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>,
         if uid.starts_with("merged ") && uid.ends_with(" events") {
             merged += 1;
         }
-        let (Some((group, by_cat)), Some(s)) = (group_of(kind, uid), span(m, id)) else { continue };
+        let (Some((group, by_cat)), Some(s)) = (group_of(t.kind.index(), uid), span(m, id)) else { continue };
         let d = s.1 - s.0;
         if kind == GC.0 {
             gc.count += 1;
@@ -362,7 +367,7 @@ fn bottlenecks(m: &Model, run: &BazelRun, jobs: Option<u32>) -> Vec<Bottleneck> 
 /// The summary of a Bazel profile.
 pub fn summary(m: &Model, run: &BazelRun) -> BazelSummary {
     let (phases, total) = phase_rows(run);
-    let on_path: Vec<TaskId> = run.path.iter().filter_map(|s| s.action).collect();
+    let on_path: FastSet<TaskId> = run.path.iter().filter_map(|s| s.action).collect();
     let path_spans: Vec<(usize, (Nanos, Nanos))> =
         run.path.iter().map(PathStep::task).filter_map(|t| Some((m.task(t).lane.index(), span(m, t)?))).collect();
     let (activities, gc, merged_events) = activities(m, &path_spans);
