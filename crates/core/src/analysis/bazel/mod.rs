@@ -37,3 +37,6 @@ pub fn paths(model: &Model, run: &BazelRun) -> Option<BazelPaths> {
         gaps,
     })
 }
+
+#[cfg(test)]
+mod tests;
