@@ -1,7 +1,8 @@
 //! Plain-word suggestions for a Bazel profile, made where EngFlow's
 //! bazel_invocation_analyzer makes one, on the same thresholds (its
 //! suggestion providers: garbage collection, critical path not dominant,
-//! bottlenecks, `--jobs`, remote caching, remote queuing, merged events,
+//! bottlenecks, `--jobs`, remote caching, remote queuing, local actions
+//! beside remote execution, building without the bytes, merged events,
 //! unusual phase durations, incomplete profiles).
 
 use super::summary::BazelSummary;
@@ -102,6 +103,15 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
     if queued > 0 {
         push(&mut out, "IncreaseRemoteExecutionClusterSize", "Look at the remote execution cluster's size", format!(
             "Actions queued for remote execution for {} in all. The cluster may have been overloaded: more workers or its autoscaling settings would shorten the wait.", duration_label(queued)));
+    }
+    if s.remote_execution {
+        let local: Vec<_> = s.activities.iter().filter(|r| r.group == "local execution").collect();
+        if !local.is_empty() {
+            push(&mut out, "LocalActionsWithRemoteExecution", "Move the locally run actions to remote execution", format!(
+                "Remote execution was in use, yet {} local executions took {} in all. Running them remotely too would speed up later builds and keep them hermetic.",
+                local.iter().map(|r| r.count).sum::<u64>(), duration_label(local.iter().map(|r| r.total).sum())));
+        }
+        push(&mut out, "BuildWithoutTheBytes", "Build without the bytes", "Remote execution was in use: `--remote_download_minimal` downloads only the outputs you need (the profile does not tell whether it is already set).".to_owned());
     }
     if s.merged_events > 0 {
         push(&mut out, "DisableMergedEvents", "Profile with --noslim_profile", format!(

@@ -22,6 +22,7 @@ const PROFILE: &str = r#"{"traceEvents":[
 {"cat":"Remote execution queuing time","name":"queue","ph":"X","ts":3000000,"dur":1000000,"pid":1,"tid":5},
 {"cat":"action processing","name":"B","ph":"X","ts":1000,"dur":29999000,"pid":1,"tid":6,"args":{"mnemonic":"Javac"}},
 {"cat":"general information","name":"merged 5 events","ph":"X","ts":20000000,"dur":10,"pid":1,"tid":6},
+{"cat":"general information","name":"subprocess.run","ph":"X","ts":21000000,"dur":3000000,"pid":1,"tid":6},
 {"cat":"gc notification","name":"major GC","ph":"X","ts":5000000,"dur":4000000,"pid":1,"tid":11},
 {"cat":"critical path component","name":"action 'A'","ph":"X","ts":1000,"dur":9999000,"pid":1,"tid":0},
 {"cat":"build phase marker","name":"Complete build","ph":"i","ts":40000000,"pid":1,"tid":7}
@@ -43,6 +44,7 @@ fn workers_remote_work_collections_and_suggestions() {
         rows,
         [
             ("workers", "borrowing a worker", 1, 2 * s_, 2 * s_),
+            ("local execution", "subprocess.run", 1, 3 * s_, 0),
             ("remote cache", "remote action cache check", 1, s_ / 10, s_ / 10),
             ("remote execution", "Remote execution queuing time", 1, s_, s_),
         ]
@@ -60,6 +62,8 @@ fn workers_remote_work_collections_and_suggestions() {
             "IncreaseValueOfJobsFlag",
             "IncreaseJavaHeapSize",
             "IncreaseRemoteExecutionClusterSize",
+            "LocalActionsWithRemoteExecution",
+            "BuildWithoutTheBytes",
             "DisableMergedEvents"
         ]
     );
