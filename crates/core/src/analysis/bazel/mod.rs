@@ -29,11 +29,12 @@ pub fn paths(model: &Model, run: &BazelRun) -> Option<BazelPaths> {
     let last = tasks.iter().filter_map(|&t| model.task(t).end).max().unwrap_or(first);
     let end = |t: TaskId| model.task(t).end.unwrap_or(0);
     let start = |t: TaskId| model.task(t).start.unwrap_or(0);
-    let gaps =
-        (0..tasks.len()).map(|i| if i == 0 { 0 } else { (start(tasks[i]) - end(tasks[i - 1])).max(0) }).collect();
+    let gaps = (0..tasks.len())
+        .map(|i| if i == 0 { 0 } else { start(tasks[i]).saturating_sub(end(tasks[i - 1])).max(0) })
+        .collect();
     Some(BazelPaths {
         critical: Path { tasks: tasks.clone(), total: run.path_total() },
-        blocking: Path { tasks, total: last - first },
+        blocking: Path { tasks, total: last.saturating_sub(first) },
         gaps,
     })
 }

@@ -190,7 +190,7 @@ pub struct BazelSummary {
 }
 
 fn overlap(a: (Nanos, Nanos), b: (Nanos, Nanos)) -> Nanos {
-    (a.1.min(b.1) - a.0.max(b.0)).max(0)
+    a.1.min(b.1).saturating_sub(a.0.max(b.0)).max(0)
 }
 
 fn span(m: &Model, t: TaskId) -> Option<(Nanos, Nanos)> {
@@ -203,7 +203,7 @@ fn span(m: &Model, t: TaskId) -> Option<(Nanos, Nanos)> {
 fn phase_rows(run: &BazelRun) -> (Vec<PhaseRow>, Nanos) {
     let mut rows: Vec<PhaseRow> = Vec::new();
     for p in &run.phases {
-        let time = p.end - p.start;
+        let time = p.end.saturating_sub(p.start);
         match rows.iter_mut().find(|r| r.name == p.name) {
             Some(r) => r.time += time,
             None => rows.push(PhaseRow { nick: p.nick.to_owned(), name: p.name.clone(), time, percent: 0.0 }),
@@ -265,7 +265,7 @@ fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>,
             merged += 1;
         }
         let (Some((group, by_cat)), Some(s)) = (group_of(t.kind.index(), uid), span(m, id)) else { continue };
-        let d = s.1 - s.0;
+        let d = s.1.saturating_sub(s.0);
         if kind == GC.0 {
             gc.count += 1;
             gc.total += d;

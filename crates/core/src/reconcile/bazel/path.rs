@@ -107,8 +107,9 @@ pub fn bazel_path(
                 let task = slice_task[j]?;
                 let t = b.get(task);
                 let (s, e) = (t.start?, t.end?);
-                let meets = s <= ce + TOLERANCE && e >= cs - TOLERANCE;
-                (meets && !used.contains(&task)).then(|| ((!evaluator(j), (s - cs).abs() + (e - ce).abs(), s, j), task))
+                let meets = s <= ce.saturating_add(TOLERANCE) && e >= cs.saturating_sub(TOLERANCE);
+                (meets && !used.contains(&task))
+                    .then(|| ((!evaluator(j), s.abs_diff(cs).saturating_add(e.abs_diff(ce)), s, j), task))
             })
             .min_by_key(|&(key, _)| key)
             .map(|(_, task)| task);
@@ -118,7 +119,7 @@ pub fn bazel_path(
             unmatched += 1;
             first_unmatched.get_or_insert((s.line, desc.to_owned()));
         }
-        steps.push(PathStep { description: desc.to_owned(), component, action: best, duration: ce - cs });
+        steps.push(PathStep { description: desc.to_owned(), component, action: best, duration: ce.saturating_sub(cs) });
     }
     for w in steps.windows(2) {
         let (before, after) = (w[0].task(), w[1].task());
