@@ -184,3 +184,33 @@ fn long_phase_profile_matches_the_figures_read_by_hand() {
     assert_eq!(ids, ["AnalyzeDifferentProfile", "UnusualPhaseDuration"]);
     assert!(b["suggestions"][1]["text"].as_str().unwrap().contains("init phase took 31.23 s (4.3% of the run)"));
 }
+
+/// Everything a profile goes through, as one text: the reports and the view.
+fn everything(bytes: &[u8], chunk: usize) -> String {
+    let Ok(input) = read_bytes("p", bytes, chunk) else { return "not read".to_owned() };
+    let analysis = longpole_core::reconcile(vec![input]);
+    let views: Vec<RunView> = analysis.datasets.iter().map(|d| RunView::of(d, &TimelineIndex::new(&d.model))).collect();
+    format!("{}{}{:?}", analysis_json(&analysis), longpole_core::report::analysis_text(&analysis), views)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// A damaged Bazel profile (bytes changed, cut anywhere) never panics,
+    /// and reads the same at any chunk size.
+    #[test]
+    fn damaged_bazel_profiles_never_panic(
+        cut in 0usize..90_000,
+        flips in proptest::collection::vec((0usize..90_000, proptest::prelude::any::<u8>()), 0..6),
+        chunk in 1usize..4096,
+    ) {
+        let mut data = Vec::new();
+        flate2::read::GzDecoder::new(&std::fs::read(files().last().unwrap()).unwrap()[..]).read_to_end(&mut data).unwrap();
+        for (at, b) in flips {
+            let n = data.len();
+            data[at % n] = b;
+        }
+        data.truncate(cut.max(1));
+        proptest::prop_assert_eq!(everything(&data, chunk), everything(&data, 1 << 20));
+    }
+}

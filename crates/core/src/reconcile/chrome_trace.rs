@@ -257,7 +257,7 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, Chrome
     run.flows = edges.len() as u64;
     run.counters = counters(trace);
 
-    if let Some(bazel) = super::bazel::reconcile(trace, &slice_task, &lane_of, &mut b, &mut edges, diags) {
+    if let Some(bazel) = super::bazel::reconcile(trace, &slice_task, &mut b, &mut edges, diags) {
         run.bazel_critical_path = bazel.path.iter().map(|s| s.task()).collect();
         run.bazel = Some(Box::new(bazel));
     }

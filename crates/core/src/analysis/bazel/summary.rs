@@ -8,7 +8,7 @@
 
 use crate::hash::FastSet;
 use crate::model::{Model, Nanos, TaskId};
-use crate::reconcile::bazel::{BazelRun, PathStep};
+use crate::reconcile::bazel::{evaluator_number, BazelRun, PathStep};
 use serde::{Deserialize, Serialize};
 
 /// Where an action's time goes: (group, categories, `general information`
@@ -299,8 +299,8 @@ fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>,
     (rows, gc, merged)
 }
 
-/// Distinct evaluator numbers with a task inside `window`.
-fn evaluators_busy(m: &Model, run: &BazelRun, window: Option<(Nanos, Nanos)>) -> Option<u32> {
+/// Distinct Skyframe evaluator numbers of the lanes with a task inside `window`.
+fn evaluators_busy(m: &Model, window: Option<(Nanos, Nanos)>) -> Option<u32> {
     let (a, b) = window?;
     let mut busy = vec![false; m.lanes().len()];
     for t in m.tasks().iter() {
@@ -310,7 +310,8 @@ fn evaluators_busy(m: &Model, run: &BazelRun, window: Option<(Nanos, Nanos)>) ->
             }
         }
     }
-    let mut numbers: Vec<u32> = run.evaluators.iter().filter(|(l, _)| busy[l.index()]).map(|e| e.1).collect();
+    let mut numbers: Vec<u32> =
+        m.lanes().iter().zip(&busy).filter(|(_, &b)| b).filter_map(|(l, _)| evaluator_number(&l.name)).collect();
     numbers.sort_unstable();
     numbers.dedup();
     (!numbers.is_empty()).then_some(numbers.len() as u32)
@@ -377,8 +378,8 @@ pub fn summary(m: &Model, run: &BazelRun) -> BazelSummary {
     };
     let execution_window =
         phase(&["Build artifacts"]).or_else(|| phase(&["Load, analyze dependencies and build artifacts"]));
-    let jobs = evaluators_busy(m, run, execution_window);
-    let analysis_jobs = evaluators_busy(m, run, phase(&["Evaluate target patterns", "Load and analyze dependencies"]));
+    let jobs = evaluators_busy(m, execution_window);
+    let analysis_jobs = evaluators_busy(m, phase(&["Evaluate target patterns", "Load and analyze dependencies"]));
     let running = running(m, run);
     let seen = |cats: &[&str]| activities.iter().any(|r| cats.contains(&r.what.as_str()));
     let remote_execution =

@@ -1,8 +1,8 @@
 //! What a Chrome trace written by Bazel (`--generate_json_trace_profile`,
 //! `--profile`) says beyond its slices: Bazel's own critical path on its
 //! actions ([`path`]), the build phases from the `build phase marker`
-//! events, every action with its mnemonic, the Skyframe evaluator threads,
-//! Bazel's `action count` counter and the `otherData` metadata.
+//! events, every action with its mnemonic, Bazel's `action count` counter
+//! and the `otherData` metadata.
 //!
 //! A trace is Bazel's when it has a `build phase marker` or a `critical
 //! path component` event.
@@ -12,7 +12,7 @@ pub mod path;
 use crate::diagnostics::Diagnostics;
 use crate::formats::chrome_trace::ChromeTrace;
 use crate::hash::FastSet;
-use crate::model::{LaneId, ModelBuilder, Nanos, TaskId};
+use crate::model::{ModelBuilder, Nanos, TaskId};
 pub use path::{description, is_evaluator, PathStep, ACTION_PROCESSING, COMPLETE_ACTION, CRITICAL_PATH_COMPONENT};
 use serde_json::Value;
 
@@ -69,8 +69,6 @@ pub struct BazelRun {
     pub phases: Vec<Phase>,
     /// Every action, in file order.
     pub actions: Vec<Action>,
-    /// Lanes of Skyframe evaluator threads, with the evaluator's number.
-    pub evaluators: Vec<(LaneId, u32)>,
     /// Bazel's `action count` counter: (time ns, actions in flight).
     pub action_counts: Vec<(Nanos, f64)>,
     /// `otherData` (`build_id`, `date`, `output_base`, `bazel_version`…).
@@ -99,7 +97,6 @@ pub fn is_bazel(trace: &ChromeTrace) -> bool {
 pub fn reconcile(
     trace: &ChromeTrace,
     slice_task: &[Option<TaskId>],
-    lane_of: &[Option<LaneId>],
     b: &mut ModelBuilder,
     edges: &mut FastSet<(TaskId, TaskId)>,
     diags: &mut Diagnostics,
@@ -112,7 +109,6 @@ pub fn reconcile(
         path,
         phases: phases(trace, slice_task, b),
         actions: actions(trace, slice_task),
-        evaluators: evaluators(trace, lane_of),
         action_counts: action_counts(trace),
         metadata: metadata(trace),
     })
@@ -166,22 +162,14 @@ fn actions(trace: &ChromeTrace, slice_task: &[Option<TaskId>]) -> Vec<Action> {
         .collect()
 }
 
-/// The evaluator's number at the end of a thread name (EngFlow's
-/// `skyframe-evaluator[^\d]*(\d*)`).
-fn evaluator_number(name: &str) -> Option<u32> {
+/// The Skyframe evaluator's number of a thread's lane (EngFlow's
+/// `skyframe-evaluator[^\d]*(\d*)` on the thread name; the lane's
+/// ` (pid …, tid …)` suffix, added when two threads share a name, aside).
+pub fn evaluator_number(lane: &str) -> Option<u32> {
+    let name = lane.rfind(" (pid ").map_or(lane, |i| &lane[..i]);
     let rest = &name[name.find("skyframe-evaluator")? + "skyframe-evaluator".len()..];
     let digits = rest.trim_start_matches(|c: char| !c.is_ascii_digit());
     digits.parse().ok()
-}
-
-/// The lanes of the Skyframe evaluator threads.
-fn evaluators(trace: &ChromeTrace, lane_of: &[Option<LaneId>]) -> Vec<(LaneId, u32)> {
-    trace
-        .threads
-        .iter()
-        .zip(lane_of)
-        .filter_map(|(t, l)| Some(((*l)?, evaluator_number(trace.str(t.name?))?)))
-        .collect()
 }
 
 /// Bazel's `action count` counter, each sample's values summed.

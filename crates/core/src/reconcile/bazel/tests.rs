@@ -74,7 +74,16 @@ fn components_land_on_their_actions_in_bazel_order() {
     // Each step waits for the one before it.
     assert_eq!(m.deps(bazel.path[1].task()), [bazel.path[0].task()]);
     assert_eq!(m.deps(last), [bazel.path[1].task()]);
-    assert_eq!(bazel.evaluators.iter().map(|e| e.1).collect::<Vec<_>>(), [3, 12]);
+}
+
+#[test]
+fn evaluator_numbers_come_from_the_thread_name() {
+    use super::evaluator_number;
+    assert_eq!(evaluator_number("pid 1 / skyframe-evaluator 3"), Some(3));
+    assert_eq!(evaluator_number("pid 1 / skyframe-evaluator-cpu-heavy-12"), Some(12));
+    assert_eq!(evaluator_number("pid 1 / skyframe-evaluator 4 (pid 1, tid 254)"), Some(4));
+    assert_eq!(evaluator_number("pid 1 / skyframe-evaluator-cpu-heavy (pid 1, tid 9)"), None);
+    assert_eq!(evaluator_number("pid 1 / Main Thread"), None);
 }
 
 #[test]
