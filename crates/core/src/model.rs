@@ -152,7 +152,7 @@ impl Task {
 
     /// End minus start, when both are known.
     pub fn duration(&self) -> Option<Nanos> {
-        Some(self.end? - self.start?)
+        Some(self.end?.saturating_sub(self.start?))
     }
 }
 
@@ -242,7 +242,7 @@ impl Model {
 
     /// Wall time: the window's length.
     pub fn wall(&self) -> Option<Nanos> {
-        self.window.map(|(a, b)| b - a)
+        self.window.map(|(a, b)| b.saturating_sub(a))
     }
 }
 

@@ -5,7 +5,7 @@
 //! beside remote execution, building without the bytes, merged events,
 //! unusual phase durations, incomplete profiles).
 
-use super::summary::BazelSummary;
+use super::summary::{saturating_sum, BazelSummary};
 use crate::dump::duration_label;
 use crate::model::{Model, Nanos, TaskId};
 use serde::{Deserialize, Serialize};
@@ -63,7 +63,7 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
     if let Some(exec) = s.execution.filter(|&e| e >= JUDGED && s.critical_path > 0) {
         let share = percent(s.critical_path, exec);
         if share <= DOMINANT_PERCENT {
-            let minimum = total - exec + s.critical_path;
+            let minimum = total.saturating_sub(exec).saturating_add(s.critical_path);
             let cores = s.jobs.map_or(String::new(), |j| {
                 let optimal = (f64::from(j) * total as f64 / minimum.max(1) as f64).ceil();
                 format!(" Up to {j} jobs ran at once; about {optimal} would let the critical path set the pace.")
@@ -99,7 +99,7 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
         push(&mut out, "UseRemoteCaching", "Use a disk or remote cache", "No action checked a cache. `--disk_cache` (and `--remote_cache` for a shared one) let Bazel reuse outputs instead of running the actions again.".to_owned());
     }
     let queued: Nanos =
-        s.activities.iter().filter(|r| r.what == "Remote execution queuing time").map(|r| r.total).sum();
+        saturating_sum(s.activities.iter().filter(|r| r.what == "Remote execution queuing time").map(|r| r.total));
     if queued > 0 {
         push(&mut out, "IncreaseRemoteExecutionClusterSize", "Look at the remote execution cluster's size", format!(
             "Actions queued for remote execution for {} in all. The cluster may have been overloaded: more workers or its autoscaling settings would shorten the wait.", duration_label(queued)));
@@ -109,7 +109,7 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
         if !local.is_empty() {
             push(&mut out, "LocalActionsWithRemoteExecution", "Move the locally run actions to remote execution", format!(
                 "Remote execution was in use, yet {} local executions took {} in all. Running them remotely too would speed up later builds and keep them hermetic.",
-                local.iter().map(|r| r.count).sum::<u64>(), duration_label(local.iter().map(|r| r.total).sum())));
+                local.iter().map(|r| r.count).sum::<u64>(), duration_label(saturating_sum(local.iter().map(|r| r.total)))));
         }
         push(&mut out, "BuildWithoutTheBytes", "Build without the bytes", "Remote execution was in use: `--remote_download_minimal` downloads only the outputs you need (the profile does not tell whether it is already set).".to_owned());
     }
@@ -143,11 +143,12 @@ fn bottleneck_suggestions(m: &Model, s: &BazelSummary, jobs: u32) -> Vec<Suggest
     let mut found: Vec<(f64, Suggestion)> = s
         .bottlenecks
         .iter()
-        .filter(|b| b.end - b.start >= JUDGED && b.average / f64::from(jobs) < BOTTLENECK_BUSY)
+        .filter(|b| b.end.saturating_sub(b.start) >= JUDGED && b.average / f64::from(jobs) < BOTTLENECK_BUSY)
         .filter_map(|b| {
-            let d = b.end - b.start;
-            let optimal = d * (b.average.ceil() as Nanos) / Nanos::from(jobs);
-            let gain = 100.0 - percent(s.total - d + optimal, s.total);
+            let d = b.end.saturating_sub(b.start);
+            let optimal = d.saturating_mul(b.average.ceil() as Nanos) / Nanos::from(jobs);
+            let after = s.total.saturating_sub(d).saturating_add(optimal);
+            let gain = 100.0 - percent(after, s.total);
             let names: Vec<String> = b.actions.iter().map(|&t| format!("\"{}\"", m.label(TaskId(t)))).collect();
             (gain >= BOTTLENECK_GAIN_PERCENT).then(|| (gain, Suggestion {
                 id: "BreakDownBottleneckActions".to_owned(),
@@ -155,7 +156,7 @@ fn bottleneck_suggestions(m: &Model, s: &BazelSummary, jobs: u32) -> Vec<Suggest
                 text: format!(
                     "For {} only {:.2} actions ran on average, {:.0}% of the {jobs} jobs: the build waited on {}. Smaller actions could run side by side; the run could drop from {} to about {} ({gain:.1}% less).",
                     duration_label(d), b.average, b.average * 100.0 / f64::from(jobs), names.join(", "),
-                    duration_label(s.total), duration_label(s.total - d + optimal)),
+                    duration_label(s.total), duration_label(after)),
             }))
         })
         .collect();

@@ -189,6 +189,12 @@ pub struct BazelSummary {
     pub merged_events: u64,
 }
 
+/// A sum of times that stops at the largest time rather than overflow
+/// (a damaged profile's times can be anything).
+pub fn saturating_sum(times: impl Iterator<Item = Nanos>) -> Nanos {
+    times.fold(0, Nanos::saturating_add)
+}
+
 fn overlap(a: (Nanos, Nanos), b: (Nanos, Nanos)) -> Nanos {
     a.1.min(b.1).saturating_sub(a.0.max(b.0)).max(0)
 }
@@ -205,11 +211,11 @@ fn phase_rows(run: &BazelRun) -> (Vec<PhaseRow>, Nanos) {
     for p in &run.phases {
         let time = p.end.saturating_sub(p.start);
         match rows.iter_mut().find(|r| r.name == p.name) {
-            Some(r) => r.time += time,
+            Some(r) => r.time = r.time.saturating_add(time),
             None => rows.push(PhaseRow { nick: p.nick.to_owned(), name: p.name.clone(), time, percent: 0.0 }),
         }
     }
-    let total: Nanos = rows.iter().map(|r| r.time).sum();
+    let total = saturating_sum(rows.iter().map(|r| r.time));
     for r in &mut rows {
         r.percent = if total > 0 { r.time as f64 * 100.0 / total as f64 } else { 0.0 };
     }
@@ -220,7 +226,7 @@ fn mnemonics(m: &Model, run: &BazelRun, on_path: &FastSet<TaskId>) -> Vec<Mnemon
     let mut rows: Vec<MnemonicRow> = Vec::new();
     for a in &run.actions {
         let name = a.mnemonic.as_deref().unwrap_or("(not recorded)");
-        let d = m.task(a.task).duration().unwrap_or(0);
+        let d = span(m, a.task).map_or(0, |(s, e)| e.saturating_sub(s));
         let i = match rows.iter().position(|r| r.mnemonic == name) {
             Some(i) => i,
             None => {
@@ -230,7 +236,7 @@ fn mnemonics(m: &Model, run: &BazelRun, on_path: &FastSet<TaskId>) -> Vec<Mnemon
         };
         let r = &mut rows[i];
         r.count += 1;
-        r.total += d;
+        r.total = r.total.saturating_add(d);
         r.longest = r.longest.max(d);
         r.on_path += u64::from(on_path.contains(&a.task));
     }
@@ -268,22 +274,22 @@ fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>,
         let d = s.1.saturating_sub(s.0);
         if kind == GC.0 {
             gc.count += 1;
-            gc.total += d;
+            gc.total = gc.total.saturating_add(d);
             if uid == GC.1 {
                 gc.major_count += 1;
-                gc.major_total += d;
+                gc.major_total = gc.major_total.saturating_add(d);
             }
             // A collection pauses the JVM: it counts against every path action it meets.
-            gc.on_path += path.iter().map(|&(_, p)| overlap(s, p)).sum::<Nanos>();
+            gc.on_path = gc.on_path.saturating_add(saturating_sum(path.iter().map(|&(_, p)| overlap(s, p))));
             continue;
         }
-        let on: Nanos = path.iter().filter(|&&(lane, _)| lane == t.lane.index()).map(|&(_, p)| overlap(s, p)).sum();
+        let on = saturating_sum(path.iter().filter(|&&(lane, _)| lane == t.lane.index()).map(|&(_, p)| overlap(s, p)));
         let what = if by_cat { kind } else { uid };
         match rows.iter_mut().find(|r| r.what == what && r.group == group) {
             Some(r) => {
                 r.count += 1;
-                r.total += d;
-                r.on_path += on;
+                r.total = r.total.saturating_add(d);
+                r.on_path = r.on_path.saturating_add(on);
             }
             None => rows.push(ActivityRow {
                 group: group.to_owned(),
@@ -388,7 +394,7 @@ pub fn summary(m: &Model, run: &BazelRun) -> BazelSummary {
         phases,
         total,
         critical_path: run.path_total(),
-        execution: execution_window.map(|(a, b)| b - a),
+        execution: execution_window.map(|(a, b)| b.saturating_sub(a)),
         mnemonics: mnemonics(m, run, &on_path),
         most_running: running.iter().map(|p| p.1).max().unwrap_or(0),
         running,

@@ -78,7 +78,7 @@ pub struct BazelRun {
 impl BazelRun {
     /// Bazel's critical path time: the sum of its components' durations.
     pub fn path_total(&self) -> Nanos {
-        self.path.iter().map(|s| s.duration).sum()
+        self.path.iter().fold(0, |t, s| t.saturating_add(s.duration))
     }
 }
 
