@@ -402,3 +402,139 @@ fn the_json_form_gives_the_same_answer_as_the_text_form() {
         assert_eq!(hints(&j), hints(&t), "{name}");
     }
 }
+
+/// A small made-up profile with no Topology and none of the FE's
+/// query-wide times: a Hive scan feeding an aggregation and an exchange.
+const NO_TOPOLOGY: &str = "Query:
+  Summary:
+     - Query ID: q
+     - Total: 2s
+     - Query State: Finished
+  Execution:
+     - QueryPeakMemoryUsage: 2.000 MB
+     - QueryAllocatedMemoryUsage: 8.000 MB
+    Fragment 0:
+      Pipeline (id=0):
+         - DriverTotalTime: 1s500ms
+           - __MAX_OF_DriverTotalTime: 1s800ms
+         - OutputFullTime: 300ms
+         - PendingFinishTime: 50ms
+         - ScheduleTime: 10ms
+           - __MAX_OF_ScheduleTime: 20ms
+        RESULT_SINK (plan_node_id=-1):
+          CommonMetrics:
+             - IsFinalSink
+             - OperatorTotalTime: 1ms
+          UniqueMetrics:
+        EXCHANGE_SOURCE (plan_node_id=2):
+          CommonMetrics:
+             - OperatorTotalTime: 2ms
+          UniqueMetrics:
+    Fragment 1:
+      Pipeline (id=0):
+         - DriverTotalTime: 1s
+        AGGREGATE_BLOCKING_SINK (plan_node_id=1):
+          CommonMetrics:
+             - OperatorTotalTime: 5ms
+             - OperatorPeakMemoryUsage: 3.000 MB
+               - __MAX_OF_OperatorPeakMemoryUsage: 4.000 MB
+             - OperatorAllocatedMemoryUsage: 6.000 MB
+          UniqueMetrics:
+        HDFS_SCAN (plan_node_id=0):
+          CommonMetrics:
+             - OperatorTotalTime: 10ms
+          UniqueMetrics:
+             - DataCacheReadBytes: 256.000 MB
+             - FSIOBytesRead: 1.000 GB
+             - FSIOTime: 300ms
+             - IOTaskExecTime: 400ms
+             - IOTaskWaitTime: 500ms
+               - __MAX_OF_IOTaskWaitTime: 600ms
+             - ScanTime: 900ms
+               - __MAX_OF_ScanTime: 1s200ms
+      Pipeline (id=1):
+         - DriverTotalTime: 1s
+        EXCHANGE_SINK (plan_node_id=2):
+          CommonMetrics:
+             - OperatorTotalTime: 3ms
+          UniqueMetrics:
+             - NetworkTime: 4ms
+               - __MAX_OF_NetworkTime: 5ms
+        AGGREGATE_BLOCKING_SOURCE (plan_node_id=1):
+          CommonMetrics:
+             - OperatorTotalTime: 6ms
+          UniqueMetrics:
+";
+
+#[test]
+fn without_a_topology_kinds_come_from_names_and_missing_figures_are_computed() {
+    let analysis = longpole_core::reconcile(vec![read_bytes("made-up.txt", NO_TOPOLOGY.as_bytes(), 4096).unwrap()]);
+    let (nodes, percents) = nodes_of(&analysis);
+    let ms = 1_000_000;
+    assert_eq!(
+        nodes,
+        [
+            // A `_SCAN` operator: 10ms + __MAX_OF_ScanTime 1s200ms.
+            n(0, "HDFS_SCAN", 1_210 * ms, 10 * ms, Some(1_200 * ms), None),
+            // The sink and the source of one aggregation: 5ms + 6ms.
+            n(1, "AGGREGATE_BLOCKING_SOURCE", 11 * ms, 11 * ms, None, None),
+            // An exchange by its operators' names: 2ms + 3ms + __MAX_OF_NetworkTime 5ms.
+            n(2, "EXCHANGE_SOURCE", 10 * ms, 5 * ms, None, Some(5 * ms)),
+            n(-1, "RESULT_SINK", ms, ms, None, None),
+        ]
+    );
+    // QueryCumulativeOperatorTime as the FE computes it: 1 + 2 + (3 + 5) + 5 + (10 + 1200) + 6 = 1232ms.
+    assert_percents(&percents, &[121_000.0 / 1232.0, 1100.0 / 1232.0, 1000.0 / 1232.0, 100.0 / 1232.0]);
+    let json = analysis_json(&analysis);
+    let summary = &json["starrocks"]["summary"];
+    assert_eq!(summary["cumulative_operator_ns"], 1_232 * ms);
+    assert_eq!(summary["cumulative_operator_computed"], true);
+    // The largest __MAX_OF_DriverTotalTime; the final sink's pipeline's
+    // OutputFullTime + PendingFinishTime; the largest __MAX_OF_ScheduleTime.
+    assert_eq!(
+        (&summary["execution_ns"], &summary["result_deliver_ns"], &summary["schedule_ns"]),
+        (&serde_json::json!(1_800 * ms), &serde_json::json!(350 * ms), &serde_json::json!(20 * ms))
+    );
+    // The older name of the peak memory; the aggregation's peak (its max, 4 MB) ranks it.
+    assert_eq!(summary["peak_memory_counter"], "QueryPeakMemoryUsage");
+    assert_eq!(summary["memory_nodes"][0]["plan_node_id"], 1);
+    assert_eq!(summary["memory_nodes"][0]["peak_memory_bytes"], 4.0 * 1024.0 * 1024.0);
+    let text = analysis_text(&analysis);
+    assert!(text.contains("ExecutionTime: 1s800ms (computed) [Scan: 1s200ms (computed) (66.67%), Network: 5.000ms (computed) (0.28%), ResultDeliverTime: 350.000ms (computed) (19.44%), ScheduleTime: 20.000ms (computed) (1.11%)]"), "{text}");
+    assert!(text.contains("QueryPeakMemoryUsage: 2.000 MB, QueryAllocatedMemoryUsage: 8.000 MB"));
+    assert!(text.contains("        1. AGGREGATE_BLOCKING_SOURCE (plan_node_id=1): 4.000 MB"));
+    // The critical path follows the operators' flow, carried over to nodes.
+    let uids: Vec<&str> =
+        json["critical_path"]["tasks"].as_array().unwrap().iter().map(|t| t["uid"].as_str().unwrap()).collect();
+    assert_eq!(
+        uids,
+        [
+            "HDFS_SCAN (plan_node_id=0)",
+            "AGGREGATE_BLOCKING_SOURCE (plan_node_id=1)",
+            "EXCHANGE_SOURCE (plan_node_id=2)",
+            "RESULT_SINK (plan_node_id=-1)"
+        ]
+    );
+    let hints: Vec<String> =
+        json["starrocks_hints"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap().to_owned()).collect();
+    // A Hive/Iceberg scan's remote reads against its data cache; its IO tasks queueing; the client.
+    assert!(hints.contains(&"read 1.000 GB from remote storage (FSIOTime 300ms), and 256.000 MB from the data cache (DataCacheReadBytes): 80.0% of the bytes came from remote storage".to_owned()), "{hints:?}");
+    assert!(hints.contains(&"its IO tasks waited 500ms (max 600ms) for a scan thread (IOTaskWaitTime, 50.0% of ScanTime 1s200ms): the scan thread pool is saturated".to_owned()), "{hints:?}");
+    assert!(
+        hints.iter().any(|h| h.starts_with(
+            "delivering the results took 350.000ms (ResultDeliverTime, 19.4% of the execution time 1s800ms)"
+        )),
+        "{hints:?}"
+    );
+}
+
+#[test]
+fn a_topology_that_does_not_read_is_reported_and_names_are_used() {
+    let text = NO_TOPOLOGY.replace("  Execution:\n", "  Execution:\n     - Topology: {\"rootId\":\n");
+    let analysis = longpole_core::reconcile(vec![read_bytes("made-up.txt", text.as_bytes(), 4096).unwrap()]);
+    let codes: Vec<(String, longpole_core::diagnostics::Position)> =
+        analysis.inputs[0].diagnostics.kept().iter().map(|d| (d.code.to_string(), d.position)).collect();
+    assert_eq!(codes, [("starrocks.topology".to_owned(), longpole_core::diagnostics::Position::Line(7))]);
+    let plain = longpole_core::reconcile(vec![read_bytes("made-up.txt", NO_TOPOLOGY.as_bytes(), 4096).unwrap()]);
+    assert_eq!(nodes_of(&analysis), nodes_of(&plain));
+}
