@@ -10,6 +10,7 @@ use crate::analysis::flame::FlameGraph;
 use crate::analysis::starrocks::{breakdowns, flame, Check, PipelineBreakdown};
 use crate::analysis::starrocks_hints::{hints, Hint};
 use crate::analysis::starrocks_nodes::{cumulative, shares, Level, NodeShare};
+use crate::formats::starrocks_profile::value::print_time;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
@@ -133,6 +134,12 @@ pub struct StarRocksView {
     pub execution: Option<Nanos>,
     /// The plan nodes, the largest time first.
     pub nodes: Vec<NodeRow>,
+    /// The long pole in one line: the top node, its time and share
+    /// (`CONNECTOR_SCAN (plan_node_id=0) 9m41s, 100.00% of QueryCumulativeOperatorTime 9m41s`).
+    pub long_pole: Option<String>,
+    /// Where the long pole's data came from, when it is a scan that says
+    /// (its remote-read hint).
+    pub long_pole_io: Option<String>,
     /// The operator flame graph (one measure, `operator time`, ns).
     pub flame: FlameGraph,
     /// The flame graph's hottest path (node ids, the root first).
@@ -154,6 +161,8 @@ impl StarRocksView {
     /// are plan node indexes).
     pub fn of(run: &StarRocksRun, heaviest: &[u32]) -> StarRocksView {
         let flame = flame(run);
+        let hints = hints(run);
+        let top = shares(run).first().filter(|s| s.total > 0).map(NodeShare::title);
         let nodes = shares(run)
             .into_iter()
             .map(|share| {
@@ -201,6 +210,11 @@ impl StarRocksView {
             version: run.version.clone(),
             sql: run.sql.clone(),
             counts: (run.fragments.len() as u32, run.pipelines().count() as u32, run.operator_count() as u32),
+            long_pole: long_pole(run),
+            long_pole_io: hints
+                .iter()
+                .find(|h| h.kind == "remote-io" && Some(&h.at) == top.as_ref())
+                .map(|h| h.text.clone()),
             cumulative: cumulative(run),
             execution: run.query.execution.map(|f| f.ns),
             nodes,
@@ -210,9 +224,19 @@ impl StarRocksView {
             operators,
             skew,
             checks: run.checks.clone(),
-            hints: hints(run),
+            hints,
         }
     }
+}
+
+/// The long pole in one line: the top node, its time and its share.
+fn long_pole(run: &StarRocksRun) -> Option<String> {
+    let top = shares(run).into_iter().next().filter(|s| s.total > 0)?;
+    let share = match (top.percent, cumulative(run)) {
+        (Some(p), Some(c)) => format!(", {p:.2}% of QueryCumulativeOperatorTime {}", print_time(c)),
+        _ => String::new(),
+    };
+    Some(format!("{} {}{share}", top.title(), print_time(top.total)))
 }
 
 impl RunView {
