@@ -177,14 +177,14 @@ fn first_of(ops: &[OpRef], fragments: &[Fragment], get: impl Fn(&Operator) -> Op
     ops.iter().find_map(|&o| get(o.get(fragments)))
 }
 
-/// A sum over the operators, `None` when none gives a value.
-fn sum_of<T: std::iter::Sum<T>>(
+/// A sum over the operators (saturating), `None` when none gives a value.
+fn sum_of<T: Copy>(
     ops: impl Iterator<Item = OpRef>,
     fragments: &[Fragment],
     get: impl Fn(&Operator) -> Option<T>,
+    add: fn(T, T) -> T,
 ) -> Option<T> {
-    let values: Vec<T> = ops.filter_map(|o| get(o.get(fragments))).collect();
-    (!values.is_empty()).then(|| values.into_iter().sum())
+    ops.filter_map(|o| get(o.get(fragments))).reduce(add)
 }
 
 /// The plan nodes of a profile's operators, in order of first appearance,
@@ -267,14 +267,14 @@ fn describe(node: &mut PlanNode, plan: Option<&TopologyNode>, fragments: &[Fragm
             .find(|k| kinds.contains(k))
             .unwrap_or(NodeKind::Other)
     };
-    let cpu = sum_of(node.all_operators(), fragments, |o| o.max_total);
+    let cpu = sum_of(node.all_operators(), fragments, |o| o.max_total, Nanos::saturating_add);
     let scan = if node.kind == NodeKind::Scan { first_of(&node.operators, fragments, |o| o.scan_time) } else { None };
     let network =
         if node.kind == NodeKind::Exchange { first_of(&node.operators, fragments, |o| o.network_time) } else { None };
     let total = [cpu, scan, network].iter().flatten().fold(0 as Nanos, |a, &t| a.saturating_add(t));
     node.times = NodeTimes { cpu, scan, network, total };
-    node.peak_memory = sum_of(node.operators.iter().copied(), fragments, |o| o.peak_memory);
-    node.allocated_memory = sum_of(node.operators.iter().copied(), fragments, |o| o.allocated_memory);
+    node.peak_memory = sum_of(node.operators.iter().copied(), fragments, |o| o.peak_memory, |a, b| a + b);
+    node.allocated_memory = sum_of(node.operators.iter().copied(), fragments, |o| o.allocated_memory, |a, b| a + b);
     node.memory_consuming = match plan.and_then(|p| p.properties.display_mem) {
         Some(shown) => shown,
         None => node.peak_memory.is_some(),

@@ -167,7 +167,8 @@ impl StarRocksView {
             .into_iter()
             .map(|share| {
                 let line = run.nodes[share.index].operators.first().map_or(0, |&at| run.operator(at).line);
-                NodeRow::of(share.clone(), heaviest.contains(&(share.index as u32)), line)
+                let on_path = heaviest.contains(&(share.index as u32));
+                NodeRow::of(share, on_path, line)
             })
             .collect();
         let operators = run
