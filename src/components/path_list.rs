@@ -1,6 +1,7 @@
 //! The left panel: the path (or, where tasks have no dependencies, the
-//! longest spans) as a list, longest steps standing out; a click selects
-//! the task everywhere.
+//! longest spans) as a list, longest steps standing out, with a note on
+//! the long pole where the format has one; a click selects the task
+//! everywhere.
 
 use crate::state::Action;
 use longpole_core::dump::duration_label;
@@ -14,6 +15,9 @@ pub struct PathListProps {
     pub path: PathView,
     /// Its title (`Critical path`, `Blocking chain`, `Longest spans`).
     pub title: AttrValue,
+    /// What the long pole waited on, in plain words (a StarRocks scan's remote reads).
+    #[prop_or_default]
+    pub note: Option<AttrValue>,
     /// The selected task.
     pub selected: Option<u32>,
     /// Actions.
@@ -36,6 +40,9 @@ pub fn PathList(props: &PathListProps) -> Html {
                     <span class="total">{ duration_label(props.path.total) }</span>
                 }
             </h2>
+            if let Some(note) = &props.note {
+                <p class="path-note" data-testid="path-note">{ note }</p>
+            }
             <ol>
                 { for props.path.steps.iter().take(if *all { usize::MAX } else { FIRST_STEPS }).map(|s| {
                     let d = match (s.start, s.end) { (Some(a), Some(b)) => b - a, _ => 0 };

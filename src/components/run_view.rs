@@ -236,7 +236,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 </p>
                 <p class="numbers">
                     <RunFacts view={v.clone()} />
-                    { if v.starrocks.is_some() { "operators' time end to end " } else { "wall " } }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
+                    { if v.starrocks.is_some() { "plan nodes' time end to end " } else { "wall " } }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
                     if let Some(g) = &v.ghc {
                         { ghc_numbers(g) }
                     } else if let Some(m) = &v.mal {
@@ -244,9 +244,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     } else if let Some(ev) = &v.evobench {
                         { evobench_numbers(ev) }
                     } else if let Some(sr) = &v.starrocks {
-                        { format!(" · {} · total {} · heaviest operator path {} · {} fragments, {} pipelines, {} operators · {}",
-                            sr.state.as_deref().unwrap_or("state unknown"), sr.total.map_or("unknown".to_owned(), duration_label),
-                            duration_label(v.critical_path.total), sr.counts.0, sr.counts.1, sr.counts.2,
+                        { format!(" · {} · total {}", sr.state.as_deref().unwrap_or("state unknown"), sr.total.map_or("unknown".to_owned(), duration_label)) }
+                        if let Some(pole) = &sr.long_pole {
+                            { " · long pole " }<strong data-testid="long-pole">{ pole }</strong>
+                        }
+                        { format!(" · {} fragments, {} pipelines, {} operators · {}", sr.counts.0, sr.counts.1, sr.counts.2,
                             plural(sr.hints.len() as u64, "hint", "hints")) }
                     } else if let Some(c) = &v.chrome {
                         { format!(" · {} · {} · {}", plural(v.lanes.len() as u64, "thread", "threads"),
@@ -272,7 +274,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 </p>
             </header>
             <div class="run-body">
-                <PathList path={path.clone()} title={path_title} selected={e.selected} dispatch={props.dispatch.clone()} />
+                <PathList path={path.clone()} title={path_title} note={v.starrocks.as_ref().and_then(|sr| sr.long_pole_io.clone()).map(AttrValue::from)}
+                    selected={e.selected} dispatch={props.dispatch.clone()} />
                 <div class="center">
                     <div class="tabs" role="tablist">
                         { tab(Tab::Timeline, "Timeline".into(), "tab-timeline") }

@@ -1,10 +1,12 @@
-//! A StarRocks profile's numbers as tables: the bottleneck hints, the
-//! heaviest operator path, each pipeline's time, the operators, the skewed
-//! counters and the identity checks.
+//! A StarRocks profile's numbers as tables: the bottleneck hints, the plan
+//! nodes as ANALYZE PROFILE ranks them, the critical path over them, each
+//! pipeline's time, the operators, the skewed counters and the identity
+//! checks.
 
 use super::data_table::{count, span, text, Cell, Row, Table};
 use super::tables::{by_type_table, path_tables};
-use longpole_core::view::{RunView, StarRocksView};
+use longpole_core::analysis::starrocks_nodes::Level;
+use longpole_core::view::{NodeRow, RunView, StarRocksView};
 
 fn opt_span(ns: Option<i64>) -> Cell {
     ns.map_or_else(|| text(""), span)
@@ -14,9 +16,40 @@ fn opt_count(n: Option<i64>) -> Cell {
     n.map_or_else(|| text(""), |n| count(n.max(0) as u64))
 }
 
+/// The plan nodes, the largest time first.
+fn nodes_table(nodes: &[NodeRow]) -> Table {
+    Table {
+        id: "nodes",
+        title: "Plan nodes (ANALYZE PROFILE's time: CPUTime + ScanTime + NetworkTime)",
+        headers: vec!["node", "plan", "time", "share", "CPUTime", "ScanTime", "NetworkTime", "level", "critical path"],
+        rows: nodes
+            .iter()
+            .map(|n| Row {
+                cells: vec![
+                    text(&n.title),
+                    text(n.plan_name.as_deref().unwrap_or("")),
+                    span(n.total),
+                    n.percent_x100.map_or_else(|| text("?"), |p| text(&format!("{:.2}%", p as f64 / 100.0))),
+                    opt_span(n.cpu),
+                    opt_span(n.scan),
+                    opt_span(n.network),
+                    text(match n.level {
+                        Level::Red => "red (> 30%)",
+                        Level::Coral => "coral (> 15%)",
+                        Level::Plain => "",
+                    }),
+                    text(if n.on_path { "yes" } else { "" }),
+                ],
+                task: Some(n.task),
+                haystack: format!("{} {}", n.title, n.plan_name.as_deref().unwrap_or("")).to_lowercase(),
+            })
+            .collect(),
+    }
+}
+
 /// The tables of a StarRocks profile.
 pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
-    let headers = ["duration", "operator", "uid", "name", "pipeline", "started", "finished"];
+    let headers = ["duration", "plan", "uid", "name", "fragment", "started", "finished"];
     let mut list = vec![Table {
         id: "hints",
         title: "Bottleneck hints",
@@ -31,7 +64,8 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
             })
             .collect(),
     }];
-    list.extend(path_tables(v, "Heaviest operator path", &headers));
+    list.push(nodes_table(&s.nodes));
+    list.extend(path_tables(v, "Critical path over plan nodes", &headers));
     list.extend([
         Table {
             id: "pipelines",
@@ -81,7 +115,7 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 "push",
                 "rows out",
                 "rows in",
-                "heaviest path",
+                "node on critical path",
             ],
             rows: s
                 .operators
@@ -150,7 +184,7 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 })
                 .collect(),
         },
-        by_type_table(v, "Time by operator", "operator"),
+        by_type_table(v, "Time by plan node kind", "kind"),
     ]);
     list
 }

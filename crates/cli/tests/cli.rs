@@ -288,9 +288,55 @@ fn analyze_json_follows_the_starrocks_contract() {
         (s["fragments"].as_u64(), s["pipelines"].as_u64(), s["operators"].as_u64()),
         (Some(3), Some(12), Some(27))
     );
-    assert_eq!(v["critical_path"]["tasks"].as_array().unwrap().len(), 27);
+    // The critical path runs over the 8 plan nodes, the scan first.
+    assert_eq!(v["critical_path"]["tasks"].as_array().unwrap().len(), 8);
+    assert_eq!(v["critical_path"]["tasks"][0]["uid"], "CONNECTOR_SCAN (plan_node_id=0)");
     assert!(v["diagnostics"].as_array().unwrap().is_empty());
     assert_eq!(v["starrocks_pipelines"].as_array().unwrap().len(), 12);
+    // The plan nodes, largest first, as read by hand from the profile: the
+    // scan's Σ __MAX_OF_OperatorTotalTime is 737.143 + 855.674 + 26.742 +
+    // 8.970 us (lines 1056, 1004, 1024, 1361), its __MAX_OF_ScanTime 9m41s
+    // (line 1244); the exchange 3's NetworkTime 656.350us (line 1582).
+    let nodes = s["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 8);
+    let top = &nodes[0];
+    assert_eq!((top["plan_node_id"].as_i64(), top["name"].as_str()), (Some(0), Some("CONNECTOR_SCAN")));
+    assert_eq!(
+        (top["total_ns"].as_i64(), top["cpu_ns"].as_i64(), top["scan_ns"].as_i64()),
+        (Some(581_001_628_529), Some(1_628_529), Some(581_000_000_000))
+    );
+    assert!(top["network_ns"].is_null());
+    // Of QueryCumulativeOperatorTime 9m41s (line 64).
+    assert!((top["percent"].as_f64().unwrap() - 100.0).abs() < 0.001);
+    let second = &nodes[1];
+    assert_eq!((second["plan_node_id"].as_i64(), second["name"].as_str()), (Some(3), Some("EXCHANGE_SOURCE")));
+    assert_eq!((second["network_ns"].as_i64(), second["scan_ns"].as_i64()), (Some(656_350), None));
+    let totals: Vec<i64> = nodes.iter().map(|n| n["total_ns"].as_i64().unwrap()).collect();
+    assert!(totals.windows(2).all(|w| w[0] >= w[1]), "{totals:?}");
+    assert_eq!(v["starrocks_hints"][1]["kind"], "remote-io");
+}
+
+#[test]
+fn analyze_text_prints_the_analyze_profile_layout() {
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["analyze", "--format", "text"])
+        .arg(corpus("starrocks-profile/starrocks-3.5.2-profile1.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("no {needle:?} in\n{text}"));
+    // Summary, then the top nodes, then the fragments' trees, in this order.
+    let order = [
+        at("Summary\n"),
+        at("Top Most Time-consuming Nodes:\n        1. CONNECTOR_SCAN (plan_node_id=0): 9m41s (100.00%) [red]"),
+        at("Fragment 0\n"),
+        at("Fragment 2\n"),
+        at("TotalTime: 9m41s (100.00%) [CPUTime: 1.628ms, ScanTime: 9m41s] [red]"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    at("read 23.757 GB from remote storage");
 }
 
 #[test]

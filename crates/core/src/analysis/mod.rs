@@ -9,6 +9,8 @@ pub mod ghc;
 pub mod graph;
 pub mod mal;
 pub mod starrocks;
+pub mod starrocks_hints;
+pub mod starrocks_nodes;
 pub mod top;
 pub mod trace_stacks;
 pub mod ya_stat;

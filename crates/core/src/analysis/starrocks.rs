@@ -1,6 +1,6 @@
 //! What a StarRocks profile's numbers say: the driver-time identities
-//! checked, each pipeline's time broken down, the operator flame graph,
-//! skew, and bottleneck hints in plain words.
+//! checked, each pipeline's time broken down, and the operator flame graph
+//! (plan nodes in `starrocks_nodes`, hints in `starrocks_hints`).
 //!
 //! **Identities** (the BE's pipeline driver and the StarRocks docs):
 //! `ScheduleTime = DriverTotalTime − ActiveTime − PendingTime`;
@@ -195,96 +195,11 @@ pub fn breakdowns(run: &StarRocksRun) -> Vec<PipelineBreakdown> {
         .collect()
 }
 
-/// A bottleneck hint.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Hint {
-    /// Where (a pipeline, or a pipeline and operator).
-    pub at: String,
-    /// Its line.
-    pub line: u64,
-    /// `upstream`, `downstream`, `io`, `skew` or `operator`.
-    pub kind: String,
-    /// What it means, in plain words.
-    pub text: String,
-}
-
-/// A wait is worth a hint from this share of the driver's total time.
-pub const HINT_SHARE: f64 = 0.5;
-/// Skew is worth a hint from this max/min ratio …
-pub const SKEW_RATIO: f64 = 4.0;
-/// … on a time of at least this much, ns …
-pub const SKEW_MIN_TIME: Nanos = 1_000_000;
-/// … or a row count of at least this many …
-pub const SKEW_MIN_ROWS: f64 = 10_000.0;
-/// … of these counters: the work each instance did.
-pub const SKEW_COUNTERS: [&str; 4] = ["OperatorTotalTime", "ActiveTime", "PullRowNum", "PushRowNum"];
-
-/// Hints, most important first: the heaviest operator, long waits, skew.
-pub fn hints(run: &StarRocksRun) -> Vec<Hint> {
-    let label = crate::dump::duration_label;
-    let mut out = Vec::new();
-    let heaviest = run
-        .pipelines()
-        .flat_map(|(_, p)| p.operators.iter().map(move |o| (p, o)))
-        .filter_map(|(p, o)| Some((o.times.total?, p, o)))
-        .max_by_key(|(t, ..)| *t);
-    if let Some((t, p, o)) = heaviest {
-        out.push(Hint {
-            at: format!("{} · {}", p.lane, o.label),
-            line: o.line,
-            kind: "operator".to_owned(),
-            text: format!("the heaviest operator: {} {}", o.name, label(t)),
-        });
-    }
-    for b in breakdowns(run) {
-        if b.total <= 0 {
-            continue;
-        }
-        let share = |v: Nanos| v as f64 / b.total as f64;
-        let waits = [
-            (
-                b.input_empty,
-                "upstream",
-                "waits for input most of the time: the pipelines or fragments feeding it are slow",
-            ),
-            (b.output_full, "downstream", "cannot hand on its output most of the time: what consumes it is slow"),
-            (b.pending_finish, "io", "waits for its IO tasks after finishing: the IO threads are busy"),
-            (b.precondition, "precondition", "waits for hash tables or runtime filters to be built"),
-        ];
-        for (v, kind, text) in waits {
-            if share(v) >= HINT_SHARE {
-                out.push(Hint {
-                    at: b.pipeline.clone(),
-                    line: b.line,
-                    kind: kind.to_owned(),
-                    text: format!("{text} ({} of {})", label(v), label(b.total)),
-                });
-            }
-        }
-    }
-    for s in &run.skew {
-        let big = if s.time { s.max >= SKEW_MIN_TIME as f64 } else { s.max >= SKEW_MIN_ROWS };
-        if let Some(r) = s.ratio().filter(|&r| r >= SKEW_RATIO && big && SKEW_COUNTERS.contains(&&*s.counter)) {
-            let show = |v: f64| if s.time { label(v as Nanos) } else { crate::summary::group(v.max(0.0) as u64) };
-            out.push(Hint {
-                at: s.at.clone(),
-                line: s.line,
-                kind: "skew".to_owned(),
-                text: format!(
-                    "{} ranges from {} to {} across instances ({r:.1}×): data skew",
-                    s.counter,
-                    show(s.min),
-                    show(s.max)
-                ),
-            });
-        }
-    }
-    out
-}
-
 /// The operator flame graph: query → fragment → pipeline → operator, one
-/// measure, `operator time` (`OperatorTotalTime`, ns); fragments and
-/// pipelines are groupings (their children's sum).
+/// measure, `operator time` as StarRocks accounts it (maxOf
+/// `OperatorTotalTime` + maxOf `ScanTime` + maxOf `NetworkTime`, ns, the
+/// terms of `QueryCumulativeOperatorTime`); fragments and pipelines are
+/// groupings (their children's sum).
 pub fn flame(run: &StarRocksRun) -> FlameGraph {
     let node = |name: String, path: String, parent: Option<u32>, grouping: bool, total: Option<u64>| FlameNode {
         name,
@@ -315,7 +230,11 @@ pub fn flame(run: &StarRocksRun) -> FlameGraph {
             let ppath = format!("{fname};{pname}");
             let pid = add(&mut g, node(pname, ppath.clone(), Some(fid), true, None));
             for o in &p.operators {
-                let total = o.times.total.map(|t| t.max(0) as u64);
+                let parts = [o.max_total, o.scan_time, o.network_time];
+                let total = parts
+                    .iter()
+                    .any(Option::is_some)
+                    .then(|| parts.iter().flatten().fold(0u64, |a, &t| a.saturating_add(t.max(0) as u64)));
                 add(&mut g, node(o.label.clone(), format!("{ppath};{}", o.label), Some(pid), false, total));
             }
         }

@@ -13,6 +13,8 @@ pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ninja_log;
 pub mod starrocks;
+pub mod starrocks_plan;
+pub mod starrocks_query;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};

@@ -3,21 +3,31 @@
 //! - **Structure**: the Execution node's `Fragment N` children, their
 //!   `Pipeline (id=N)` children and these pipelines' operator nodes
 //!   (`NAME (plan_node_id=N)`), with the driver and operator counters the
-//!   analyses need and every `__MIN_OF_` / `__MAX_OF_` pair ([`Skew`]).
-//! - **Tasks**: each operator is a task on its pipeline's lane
-//!   (`Fragment 0 · Pipeline 1`), of its operator's kind, lasting its
-//!   `OperatorTotalTime` (an average over the merged instances).
-//! - **Data flow**: a pipeline lists its sink first and its source last; each
-//!   operator waits for the one listed after it. A pipeline's source waits
-//!   for the sink of another pipeline of its fragment with the same plan node
-//!   (same operator stem first: `LOCAL_EXCHANGE_SINK` → `LOCAL_EXCHANGE_SOURCE`,
-//!   then any left: `LOCAL_SORT_SINK` → `LOCAL_PARALLEL_MERGE_SOURCE`); a
-//!   source still unfed waits for the `EXCHANGE_SINK` of another fragment
-//!   with its plan node id (the exchange between fragments).
-//! - **Times**: a profile has no timestamps, so each operator is placed as
+//!   analyses need (each also as maxOf: `__MAX_OF_X` when present, else X),
+//!   every operator's `UniqueMetrics` and every `__MIN_OF_` / `__MAX_OF_`
+//!   pair ([`Skew`]); the query-wide figures (`starrocks_query`).
+//! - **Plan nodes** (`starrocks_plan`): the operators grouped by
+//!   `plan_node_id` as `ANALYZE PROFILE` groups them, each with its time
+//!   (CPUTime, plus a scan's ScanTime or an exchange's NetworkTime).
+//! - **Tasks**: each plan node is a task (the model's task *i* is
+//!   `run.nodes[i]`) on the lane of the fragment it is shown in
+//!   (`Fragment 2`), of the plan's kind for it (`OLAP_SCAN`), lasting its
+//!   node time: a scan's bar holds its IO time.
+//! - **Data flow**: a node waits for its children in the plan (the
+//!   Topology), the final sink for the plan's root. Without a Topology, the
+//!   operators' flow is carried over to their nodes: a pipeline lists its
+//!   sink first and its source last, and each operator waits for the one
+//!   listed after it; a pipeline's source waits for the sink of another
+//!   pipeline of its fragment with the same plan node (same operator stem
+//!   first: `LOCAL_EXCHANGE_SINK` → `LOCAL_EXCHANGE_SOURCE`, then any left:
+//!   `LOCAL_SORT_SINK` → `LOCAL_PARALLEL_MERGE_SOURCE`); a source still unfed
+//!   waits for the `EXCHANGE_SINK` of another fragment with its plan node id.
+//! - **Times**: a profile has no timestamps, so each node is placed as
 //!   early as its inputs allow (start = the latest end of what it waits
-//!   for): the critical path is then the heaviest path by operator time.
+//!   for): the critical path is then the heaviest path by node time.
 
+use super::starrocks_plan::{node_edges, plan_nodes, PlanNode, Topology};
+use super::starrocks_query::{query_counters, QueryCounters};
 use crate::analysis::starrocks::{checks, Check};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::starrocks_profile::{Counter, Node, Profile, Value};
@@ -69,8 +79,43 @@ pub struct OperatorTimes {
     pub close: Option<Nanos>,
 }
 
+/// A `__MIN_OF_` / `__MAX_OF_` value of a metric, as printed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bound {
+    /// Its value.
+    pub value: Value,
+    /// Its text.
+    pub text: String,
+}
+
+/// One counter of an operator's `UniqueMetrics`, its min and max beside it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metric {
+    /// Its name (`IOTaskExecTime`).
+    pub name: String,
+    /// The metric it is printed under (an index into the same list).
+    pub parent: Option<usize>,
+    /// Its value.
+    pub value: Value,
+    /// Its text, as printed (`None` for a flag).
+    pub text: Option<String>,
+    /// `__MIN_OF_`.
+    pub min: Option<Bound>,
+    /// `__MAX_OF_`.
+    pub max: Option<Bound>,
+    /// Its line.
+    pub line: u64,
+}
+
+impl Metric {
+    /// maxOf: the largest instance's value, else the merged one.
+    pub fn max_value(&self) -> Value {
+        self.max.as_ref().map_or(self.value, |b| b.value)
+    }
+}
+
 /// One operator of a pipeline.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Operator {
     /// Its name (`CONNECTOR_SCAN`).
     pub name: String,
@@ -80,18 +125,44 @@ pub struct Operator {
     pub label: String,
     /// Its line.
     pub line: u64,
-    /// Its task in the model.
+    /// Its plan node's task in the model.
     pub task: TaskId,
-    /// Its times.
+    /// Its times (averages over instances).
     pub times: OperatorTimes,
     /// `PullRowNum`: rows it gave.
     pub pull_rows: Option<i64>,
     /// `PushRowNum`: rows it took.
     pub push_rows: Option<i64>,
+    /// `- IsSubordinate`: a helper of its plan node.
+    pub subordinate: bool,
+    /// `- IsFinalSink`: the query's result (or table) sink.
+    pub final_sink: bool,
+    /// It has both `CommonMetrics` and `UniqueMetrics` (the FE counts only
+    /// such operators in `QueryCumulativeOperatorTime`).
+    pub metric_groups: bool,
+    /// maxOf(`OperatorTotalTime`), ns.
+    pub max_total: Option<Nanos>,
+    /// maxOf(`UniqueMetrics.ScanTime`), ns: its IO tasks' time.
+    pub scan_time: Option<Nanos>,
+    /// maxOf(`UniqueMetrics.NetworkTime`), ns.
+    pub network_time: Option<Nanos>,
+    /// maxOf(`OperatorPeakMemoryUsage`), bytes.
+    pub peak_memory: Option<f64>,
+    /// `OperatorAllocatedMemoryUsage`, bytes.
+    pub allocated_memory: Option<f64>,
+    /// Its `UniqueMetrics`, in print order, parents before children.
+    pub unique: Vec<Metric>,
+}
+
+impl Operator {
+    /// The first unique metric named `name`.
+    pub fn metric(&self, name: &str) -> Option<&Metric> {
+        self.unique.iter().find(|m| m.name == name)
+    }
 }
 
 /// One pipeline of a fragment.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Pipeline {
     /// Its id (`1` of `Pipeline (id=1)`).
     pub id: String,
@@ -101,14 +172,16 @@ pub struct Pipeline {
     pub lane: String,
     /// `DegreeOfParallelism`.
     pub dop: Option<i64>,
-    /// Driver times.
+    /// Driver times (averages over its drivers).
     pub times: DriverTimes,
+    /// Driver times, maxOf (the slowest driver's, where printed).
+    pub max: DriverTimes,
     /// Its operators, sink first, source last.
     pub operators: Vec<Operator>,
 }
 
 /// One fragment of the plan.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fragment {
     /// Its id (`0` of `Fragment 0`).
     pub id: String,
@@ -118,6 +191,12 @@ pub struct Fragment {
     pub backends: Option<i64>,
     /// `InstanceNum`.
     pub instances: Option<i64>,
+    /// `InstancePeakMemoryUsage`, as printed.
+    pub peak_memory: Option<String>,
+    /// `InstanceAllocatedMemoryUsage`, as printed.
+    pub allocated_memory: Option<String>,
+    /// `FragmentInstancePrepareTime`, as printed.
+    pub prepare_time: Option<String>,
     /// Its pipelines, in print order.
     pub pipelines: Vec<Pipeline>,
 }
@@ -162,10 +241,14 @@ pub struct StarRocksRun {
     pub version: Option<String>,
     /// `Sql Statement`.
     pub sql: Option<String>,
-    /// `QueryCumulativeOperatorTime`, ns: the denominator of operator shares.
-    pub cumulative_operator_time: Option<Nanos>,
+    /// The query-wide figures (Summary, Planner, Execution).
+    pub query: QueryCounters,
     /// The fragments, in print order.
     pub fragments: Vec<Fragment>,
+    /// The plan nodes; the model's task *i* is node *i*.
+    pub nodes: Vec<PlanNode>,
+    /// The plan's tree came from the Execution node's `Topology`.
+    pub topology: bool,
     /// Counters that differed across instances.
     pub skew: Vec<Skew>,
     /// The derived-metric identities, checked.
@@ -183,6 +266,16 @@ impl StarRocksRun {
     /// Operator sections.
     pub fn operator_count(&self) -> usize {
         self.pipelines().map(|(_, p)| p.operators.len()).sum()
+    }
+
+    /// The plan node with this id.
+    pub fn node(&self, id: i64) -> Option<&PlanNode> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    /// The fragments and pipelines' operators by [`OpRef`](super::starrocks_plan::OpRef).
+    pub fn operator(&self, at: super::starrocks_plan::OpRef) -> &Operator {
+        at.get(&self.fragments)
     }
 }
 
@@ -204,7 +297,18 @@ fn count_of(node: &Node, name: &str) -> Option<i64> {
     }
 }
 
-fn driver_times(p: &Node) -> DriverTimes {
+/// maxOf(`name`): the counter's `__MAX_OF_` child when printed, else the counter.
+fn max_of(node: &Node, name: &str) -> Option<Value> {
+    let c = node.counter(name)?;
+    let max = format!("__MAX_OF_{name}");
+    Some(c.children.iter().find(|k| k.name == max).map_or(c.value, |k| k.value))
+}
+
+fn max_time_of(node: &Node, name: &str) -> Option<Nanos> {
+    max_of(node, name)?.time()
+}
+
+fn driver_times(p: &Node, time_of: fn(&Node, &str) -> Option<Nanos>) -> DriverTimes {
     DriverTimes {
         total: time_of(p, "DriverTotalTime"),
         active: time_of(p, "ActiveTime"),
@@ -218,6 +322,84 @@ fn driver_times(p: &Node) -> DriverTimes {
         pending_finish: time_of(p, "PendingFinishTime"),
         schedule: time_of(p, "ScheduleTime"),
         overhead: time_of(p, "OverheadTime"),
+    }
+}
+
+/// An operator's `UniqueMetrics` counters, flattened (min and max beside
+/// their counter).
+fn unique_metrics(group: &Node) -> Vec<Metric> {
+    fn add(c: &Counter, parent: Option<usize>, out: &mut Vec<Metric>) {
+        let bound = |prefix: &str| {
+            let name = format!("{prefix}{}", c.name);
+            c.children
+                .iter()
+                .find(|k| k.name == name)
+                .map(|k| Bound { value: k.value, text: k.text.clone().unwrap_or_default() })
+        };
+        let at = out.len();
+        out.push(Metric {
+            name: c.name.clone(),
+            parent,
+            value: c.value,
+            text: c.text.clone(),
+            min: bound("__MIN_OF_"),
+            max: bound("__MAX_OF_"),
+            line: c.line,
+        });
+        for k in c.children.iter().filter(|k| !k.name.starts_with("__MIN_OF_") && !k.name.starts_with("__MAX_OF_")) {
+            add(k, Some(at), out);
+        }
+    }
+    let mut out = Vec::new();
+    for c in group.counters() {
+        add(c, None, &mut out);
+    }
+    out
+}
+
+fn bytes_of(node: &Node, name: &str, of: fn(&Node, &str) -> Option<Value>) -> Option<f64> {
+    match of(node, name)? {
+        Value::Bytes(b) => Some(b),
+        Value::Count(n) => Some(n as f64),
+        _ => None,
+    }
+}
+
+fn value_of(node: &Node, name: &str) -> Option<Value> {
+    node.counter(name).map(|c| c.value)
+}
+
+/// One operator's node: its counters and metrics.
+fn operator(o: &Node, name: &str, plan_node_id: i64) -> Operator {
+    let common = o.child("CommonMetrics");
+    let unique = o.child("UniqueMetrics");
+    let c = common.unwrap_or(o);
+    let unique_max = |name: &str| unique.and_then(|u| max_time_of(u, name));
+    Operator {
+        name: name.to_owned(),
+        plan_node_id,
+        label: o.name.clone(),
+        line: o.line,
+        task: TaskId(0),
+        times: OperatorTimes {
+            total: time_of(c, "OperatorTotalTime"),
+            pull: time_of(c, "PullTotalTime"),
+            push: time_of(c, "PushTotalTime"),
+            set_finishing: time_of(c, "SetFinishingTime"),
+            set_finished: time_of(c, "SetFinishedTime"),
+            close: time_of(c, "CloseTime"),
+        },
+        pull_rows: count_of(c, "PullRowNum"),
+        push_rows: count_of(c, "PushRowNum"),
+        subordinate: c.counter("IsSubordinate").is_some(),
+        final_sink: c.counter("IsFinalSink").is_some(),
+        metric_groups: common.is_some() && unique.is_some(),
+        max_total: max_time_of(c, "OperatorTotalTime"),
+        scan_time: unique_max("ScanTime"),
+        network_time: unique_max("NetworkTime"),
+        peak_memory: bytes_of(c, "OperatorPeakMemoryUsage", max_of),
+        allocated_memory: bytes_of(c, "OperatorAllocatedMemoryUsage", value_of),
+        unique: unique.map(unique_metrics).unwrap_or_default(),
     }
 }
 
@@ -305,7 +487,6 @@ pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRock
         return (b.build(), run);
     };
     check_values(exec, diags);
-    run.cumulative_operator_time = exec.time("QueryCumulativeOperatorTime");
     for f in exec.children().filter(|n| n.name.starts_with("Fragment ")) {
         let fid = f.name["Fragment ".len()..].to_owned();
         let mut fragment = Fragment {
@@ -313,6 +494,9 @@ pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRock
             line: f.line,
             backends: count_of(f, "BackendNum"),
             instances: count_of(f, "InstanceNum"),
+            peak_memory: f.text("InstancePeakMemoryUsage").map(str::to_owned),
+            allocated_memory: f.text("InstanceAllocatedMemoryUsage").map(str::to_owned),
+            prepare_time: f.text("FragmentInstancePrepareTime").map(str::to_owned),
             pipelines: Vec::new(),
         };
         skews(f, &f.name, &mut run.skew);
@@ -320,55 +504,39 @@ pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRock
             let pid = p.name.trim_start_matches("Pipeline (id=").trim_end_matches(')').to_owned();
             let lane_name = format!("Fragment {fid} · Pipeline {pid}");
             skews(p, &lane_name, &mut run.skew);
-            let lane = b.lane(&lane_name);
             let mut pipeline = Pipeline {
                 id: pid,
                 line: p.line,
                 lane: lane_name.clone(),
                 dop: count_of(p, "DegreeOfParallelism"),
-                times: driver_times(p),
+                times: driver_times(p, time_of),
+                max: driver_times(p, max_time_of),
                 operators: Vec::new(),
             };
             for o in p.children() {
                 let Some((name, plan_node_id)) = operator_name(&o.name) else { continue };
-                let common = o.child("CommonMetrics").unwrap_or(o);
-                let times = OperatorTimes {
-                    total: time_of(common, "OperatorTotalTime"),
-                    pull: time_of(common, "PullTotalTime"),
-                    push: time_of(common, "PushTotalTime"),
-                    set_finishing: time_of(common, "SetFinishingTime"),
-                    set_finished: time_of(common, "SetFinishedTime"),
-                    close: time_of(common, "CloseTime"),
-                };
                 skews(o, &format!("{lane_name} · {}", o.name), &mut run.skew);
-                let kind = b.kind(name, None);
-                let uid = b.sym(&format!("{lane_name} · {}", o.name));
-                let label = b.sym(&o.name);
-                let mut task = Task::new(uid, kind, Role::Work, lane, None, times.total.map(|t| t.max(0)));
-                task.name = Some(label);
-                let task = b.task(task);
-                pipeline.operators.push(Operator {
-                    name: name.to_owned(),
-                    plan_node_id,
-                    label: o.name.clone(),
-                    line: o.line,
-                    task,
-                    times,
-                    pull_rows: count_of(common, "PullRowNum"),
-                    push_rows: count_of(common, "PushRowNum"),
-                });
+                pipeline.operators.push(operator(o, name, plan_node_id));
             }
             fragment.pipelines.push(pipeline);
         }
         run.fragments.push(fragment);
     }
-    let edges = data_flow(&run);
-    for &(task, dep) in &edges {
-        b.depends(task, dep);
+    run.query =
+        query_counters(profile.summary(), profile.root.as_ref().and_then(|r| r.child("Planner")), exec, &run.fragments);
+    let topology = topology(exec, diags);
+    run.topology = topology.is_some();
+    run.nodes = plan_nodes(&run.fragments, topology.as_ref());
+    for (i, node) in run.nodes.iter().enumerate() {
+        for at in node.all_operators() {
+            let f = &mut run.fragments[at.fragment as usize];
+            f.pipelines[at.pipeline as usize].operators[at.operator as usize].task = TaskId(i as u32);
+        }
     }
-    let last = schedule(&mut b, &edges);
-    // The window is the operators' own time, laid end to end along the data
-    // flow (a profile has no timestamps); the query's `Total` is in the run.
+    let edges = node_edges(&run.nodes, topology.as_ref(), &data_flow(&run));
+    let last = node_tasks(&mut b, &run, &edges);
+    // The window is the nodes' own time, laid end to end along the plan
+    // (a profile has no timestamps); the query's `Total` is in the run.
     b.window(0, last.max(1));
     run.checks = checks(&run);
     for c in run.checks.iter().filter(|c| !c.ok) {
@@ -389,8 +557,9 @@ pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRock
     (b.build(), run)
 }
 
-/// The data-flow edges (task, what it waits for), as the module header says.
-fn data_flow(run: &StarRocksRun) -> Vec<(TaskId, TaskId)> {
+/// The operators' data flow as the module header says, as pairs of plan
+/// node ids (the waiting operator's, the one it waits for's).
+fn data_flow(run: &StarRocksRun) -> Vec<(i64, i64)> {
     let mut edges = Vec::new();
     // Per fragment: (pipeline index, operator) of sinks and sources.
     let mut unfed: Vec<(usize, &Operator)> = Vec::new();
@@ -400,7 +569,7 @@ fn data_flow(run: &StarRocksRun) -> Vec<(TaskId, TaskId)> {
         let mut sources: Vec<(usize, &Operator)> = Vec::new();
         for (pi, p) in f.pipelines.iter().enumerate() {
             for w in p.operators.windows(2) {
-                edges.push((w[0].task, w[1].task));
+                edges.push((w[0].plan_node_id, w[1].plan_node_id));
             }
             if let Some(first) = p.operators.first().filter(|o| o.name.ends_with("_SINK")) {
                 if first.name == "EXCHANGE_SINK" {
@@ -429,7 +598,7 @@ fn data_flow(run: &StarRocksRun) -> Vec<(TaskId, TaskId)> {
                 if let Some((_, sink, used)) = found {
                     *used = true;
                     fed[si] = true;
-                    edges.push((source.task, sink.task));
+                    edges.push((source.plan_node_id, sink.plan_node_id));
                 }
             }
         }
@@ -438,21 +607,61 @@ fn data_flow(run: &StarRocksRun) -> Vec<(TaskId, TaskId)> {
     for (fi, source) in unfed {
         for (sfi, sink) in &exchange_sinks {
             if *sfi != fi && sink.plan_node_id == source.plan_node_id {
-                edges.push((source.task, sink.task));
+                edges.push((source.plan_node_id, sink.plan_node_id));
             }
         }
     }
     edges
 }
 
+/// The topology of the Execution node, if it prints one that reads
+/// (`starrocks.topology` when it does not).
+fn topology(exec: &Node, diags: &mut Diagnostics) -> Option<Topology> {
+    let c = exec.counter("Topology")?;
+    match Topology::parse(c.text.as_deref().unwrap_or("")) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            diags.report(
+                Severity::Warning,
+                "starrocks.topology",
+                if c.line > 0 { Position::Line(c.line) } else { Position::Whole },
+                format!("the Topology is no plan this reads ({e}): plan nodes are told by their operators' names"),
+            );
+            None
+        }
+    }
+}
+
+/// Adds a task per plan node (on its fragment's lane, of the plan's kind,
+/// lasting its node time), its edges, and places each as early as its
+/// inputs allow; returns the last end.
+fn node_tasks(b: &mut ModelBuilder, run: &StarRocksRun, edges: &[(usize, usize)]) -> Nanos {
+    for node in &run.nodes {
+        let lane = match node.fragment {
+            Some(f) => b.lane(&format!("Fragment {}", run.fragments[f as usize].id)),
+            None => b.lane("Not reported"),
+        };
+        let kind = b.kind(node.plan_name.as_deref().unwrap_or(&node.name), None);
+        let title = node.title();
+        let uid = b.sym(&title);
+        let mut task = Task::new(uid, kind, Role::Work, lane, None, Some(node.times.total.max(0)));
+        task.name = Some(uid);
+        b.task(task);
+    }
+    for &(task, dep) in edges {
+        b.depends(TaskId(task as u32), TaskId(dep as u32));
+    }
+    schedule(b, edges)
+}
+
 /// Places each task as early as its inputs allow; returns the last end.
-fn schedule(b: &mut ModelBuilder, edges: &[(TaskId, TaskId)]) -> Nanos {
+fn schedule(b: &mut ModelBuilder, edges: &[(usize, usize)]) -> Nanos {
     let n = b.len();
     let mut waits: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut feeds: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(t, d) in edges {
-        waits[t.index()].push(d.index());
-        feeds[d.index()].push(t.index());
+        waits[t].push(d);
+        feeds[d].push(t);
     }
     let mut missing: Vec<usize> = waits.iter().map(Vec::len).collect();
     let mut ready: Vec<usize> = (0..n).filter(|&i| missing[i] == 0).collect();

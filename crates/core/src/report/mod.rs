@@ -9,6 +9,7 @@ mod ghc;
 mod mal;
 mod ninja;
 mod starrocks;
+mod starrocks_analyze;
 mod ya;
 
 pub use ya::YaReport;

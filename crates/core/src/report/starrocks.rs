@@ -1,10 +1,12 @@
-//! The report of a StarRocks profile: the query, where the pipelines' time
-//! went, the heaviest operator path, the heaviest operators, skew, the
-//! identity checks that failed, and hints.
+//! The report of a StarRocks profile: the query as `ANALYZE PROFILE` shows
+//! it (`starrocks_analyze`), the critical path over its plan nodes, hints,
+//! where the pipelines' time went, skew, and the identity checks that failed.
 
+use super::starrocks_analyze::{analyze_text, nodes_json, summary_json};
 use super::ya::YaReport;
 use super::Ms;
-use crate::analysis::starrocks::{breakdowns, hints};
+use crate::analysis::starrocks::breakdowns;
+use crate::analysis::starrocks_hints::hints;
 use crate::dump::duration_label;
 use crate::reconcile::starrocks::StarRocksRun;
 use crate::reconcile::{Dataset, Detail};
@@ -21,20 +23,11 @@ fn run_of(d: &Dataset) -> Option<&StarRocksRun> {
     }
 }
 
-/// Operators by `OperatorTotalTime`, heaviest first: (pipeline, label, ns).
-fn heaviest(run: &StarRocksRun) -> Vec<(&str, &str, i64)> {
-    let mut ops: Vec<(&str, &str, i64)> = run
-        .pipelines()
-        .flat_map(|(_, p)| p.operators.iter().filter_map(move |o| Some((&*p.lane, &*o.label, o.times.total?))))
-        .collect();
-    ops.sort_by_key(|o| std::cmp::Reverse(o.2));
-    ops
-}
-
-/// The report as JSON: the heaviest operator path as `critical_path` (as
-/// for every format) and `"starrocks"` with the query's figures, plus
-/// `starrocks_pipelines`, `starrocks_operators`, `starrocks_skew`,
-/// `starrocks_checks` (failed ones) and `starrocks_hints`.
+/// The report as JSON: the heaviest plan-node path as `critical_path` (as
+/// for every format) and `"starrocks"` with the query's figures, its
+/// `summary` and its plan `nodes` (largest first), plus
+/// `starrocks_pipelines`, `starrocks_skew`, `starrocks_checks` (failed
+/// ones) and `starrocks_hints`.
 pub fn starrocks_json(d: &Dataset) -> Value {
     let mut v = YaReport::new(&d.model, d.format).json();
     let Some(run) = run_of(d) else { return v };
@@ -47,8 +40,9 @@ pub fn starrocks_json(d: &Dataset) -> Value {
         "query_id": run.query_id, "state": run.state, "total_ms": run.total.map(|t| Ms(t).json()),
         "version": run.version, "fragments": run.fragments.len(), "pipelines": run.pipelines().count(),
         "operators": run.operator_count(), "json_form": run.json,
-        "cumulative_operator_ms": run.cumulative_operator_time.map(|t| Ms(t).json()),
+        "cumulative_operator_ms": run.query.cumulative_operator.map(|t| Ms(t.ns).json()),
         "checks": run.checks.len(), "checks_failed": failed.len(), "skewed_counters": run.skew.len(),
+        "topology": run.topology, "summary": summary_json(run), "nodes": nodes_json(run),
     });
     v["starrocks_pipelines"] = breakdowns(run)
         .iter()
@@ -59,11 +53,6 @@ pub fn starrocks_json(d: &Dataset) -> Value {
                    "output_full_ms": Ms(b.output_full).json(), "precondition_ms": Ms(b.precondition).json(),
                    "pending_finish_ms": Ms(b.pending_finish).json(), "schedule_ms": Ms(b.schedule).json()})
         })
-        .collect();
-    v["starrocks_operators"] = heaviest(run)
-        .iter()
-        .take(TOP)
-        .map(|(p, o, t)| json!({"pipeline": p, "operator": o, "total_ms": Ms(*t).json()}))
         .collect();
     let mut skew: Vec<_> = run.skew.iter().filter(|s| s.ratio().is_some()).collect();
     skew.sort_by(|a, b| b.ratio().partial_cmp(&a.ratio()).unwrap_or(std::cmp::Ordering::Equal));
@@ -80,25 +69,26 @@ pub fn starrocks_json(d: &Dataset) -> Value {
     v
 }
 
-/// The report as text.
+/// The report as text: the ANALYZE PROFILE layout, then longpole's own sections.
 pub fn starrocks_text(d: &Dataset) -> String {
     let Some(run) = run_of(d) else { return String::new() };
-    let mut out = String::new();
-    let or = |s: &Option<String>| s.clone().unwrap_or_else(|| "?".to_owned());
-    let _ = writeln!(
-        out,
-        "StarRocks query {} ({}), {}, StarRocks {}: {} fragments, {} pipelines, {} operators",
-        or(&run.query_id),
-        or(&run.state),
-        run.total.map_or_else(|| "no total".to_owned(), duration_label),
-        or(&run.version),
-        run.fragments.len(),
-        run.pipelines().count(),
-        run.operator_count()
-    );
+    let mut out = analyze_text(run);
+    let (path, _) = crate::analysis::critical_path::ya_path(&d.model);
+    let _ = writeln!(out, "Critical path over the plan nodes ({} of node time):", duration_label(path.total));
+    for &t in &path.tasks {
+        let task = d.model.task(t);
+        let _ = writeln!(out, "  {:>10}  {}", duration_label(task.duration().unwrap_or(0)), d.model.label(t));
+    }
+    let hints = hints(run);
+    if !hints.is_empty() {
+        let _ = writeln!(out, "\nHints:");
+        for h in hints {
+            let _ = writeln!(out, "  {}: {}", h.at, h.text);
+        }
+    }
     if let Some(sql) = &run.sql {
         let line: String = sql.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(120).collect();
-        let _ = writeln!(out, "SQL: {line}");
+        let _ = writeln!(out, "\nSQL: {line}");
     }
     let _ = writeln!(
         out,
@@ -119,18 +109,6 @@ pub fn starrocks_text(d: &Dataset) -> String {
             duration_label(b.pending_finish),
             duration_label(b.schedule)
         );
-    }
-    let (path, _) = crate::analysis::critical_path::ya_path(&d.model);
-    let _ = writeln!(out, "\nHeaviest operator path ({} of operator time):", duration_label(path.total));
-    for &t in &path.tasks {
-        let task = d.model.task(t);
-        let lane = &d.model.lanes()[task.lane.index()].name;
-        let _ =
-            writeln!(out, "  {:>10}  {:<26} {}", duration_label(task.duration().unwrap_or(0)), lane, d.model.label(t));
-    }
-    let _ = writeln!(out, "\nHeaviest operators:");
-    for (p, o, t) in heaviest(run).iter().take(TOP) {
-        let _ = writeln!(out, "  {:>10}  {:<26} {o}", duration_label(*t), p);
     }
     let mut skew: Vec<_> = run.skew.iter().filter(|s| s.ratio().is_some()).collect();
     skew.sort_by(|a, b| b.ratio().partial_cmp(&a.ratio()).unwrap_or(std::cmp::Ordering::Equal));
@@ -161,13 +139,6 @@ pub fn starrocks_text(d: &Dataset) -> String {
             duration_label(c.left),
             duration_label(c.right)
         );
-    }
-    let hints = hints(run);
-    if !hints.is_empty() {
-        let _ = writeln!(out, "\nHints:");
-        for h in hints {
-            let _ = writeln!(out, "  {}: {}", h.at, h.text);
-        }
     }
     out
 }

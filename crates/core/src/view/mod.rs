@@ -27,7 +27,7 @@ pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, St
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
-pub use starrocks::{OperatorRow, SkewRow, StarRocksView};
+pub use starrocks::{NodeRow, OperatorRow, SkewRow, StarRocksView};
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -40,12 +40,12 @@
 //! byte for byte (`longpole rewrite`); lines that are neither node nor
 //! counter are kept in place with the diagnostic `starrocks.stray-line`.
 //!
-//! **Mapping** (in `reconcile::starrocks`): each operator is a task on its
-//! pipeline's lane (`F0 pipeline 1`), lasting its `OperatorTotalTime`;
-//! data flows from the last operator of a pipeline (its source) to the
-//! first (its sink), from a sink to the source of another pipeline with the
-//! same plan node, and from an `EXCHANGE_SINK` to the other fragment's
-//! source of the same plan node.
+//! **Mapping** (in `reconcile::starrocks`): operators are grouped into plan
+//! nodes by `plan_node_id` as `ANALYZE PROFILE` groups them; each plan node
+//! is a task on its fragment's lane (`Fragment 2`), lasting its node time
+//! (Σ max `OperatorTotalTime`, plus a scan's `ScanTime` or an exchange's
+//! `NetworkTime`), joined along the plan (the Execution node's `Topology`,
+//! else the operators' data flow).
 //!
 //! **Caveats:** merged time counters are averages over instances, counts
 //! and sizes sums; a profile of a running query (`Query State: Running`)

@@ -156,6 +156,69 @@ pub fn parse_bytes(text: &str) -> Option<f64> {
     Some(decimal(number)? * 1024f64.powi(power))
 }
 
+/// A time as StarRocks prints it (`456ns`, `2.192us`, `3.713ms`, `1s54ms`,
+/// `9m41s`, `1h30m`): below a second, three decimals cut (not rounded) at
+/// the unit; from a second on, whole milliseconds, then the two largest of
+/// hours, minutes, seconds and milliseconds that apply.
+pub fn print_time(ns: Nanos) -> String {
+    if ns < 0 {
+        return format!("-{}", print_time(ns.saturating_neg()));
+    }
+    if ns < 1_000 {
+        return format!("{ns}ns");
+    }
+    if ns < 1_000_000 {
+        return format!("{}.{:03}us", ns / 1_000, ns % 1_000);
+    }
+    if ns < 1_000_000_000 {
+        let us = ns / 1_000;
+        return format!("{}.{:03}ms", us / 1_000, us % 1_000);
+    }
+    print_millis(ns)
+}
+
+/// A time in whole milliseconds as StarRocks prints one (`0`, `4ms`,
+/// `1s54ms`, `9m41s`, `1h30m`): the Planner's timers, `Collect Profile
+/// Time`, and every time of a second or more.
+pub fn print_millis(ns: Nanos) -> String {
+    let mut ms = ns.max(0) / 1_000_000;
+    if ms == 0 {
+        return "0".to_owned();
+    }
+    let mut out = String::new();
+    let hour = ms >= 3_600_000;
+    if hour {
+        out.push_str(&format!("{}h", ms / 3_600_000));
+        ms %= 3_600_000;
+    }
+    let minute = ms >= 60_000;
+    if minute {
+        out.push_str(&format!("{}m", ms / 60_000));
+        ms %= 60_000;
+    }
+    if !hour && ms >= 1_000 {
+        out.push_str(&format!("{}s", ms / 1_000));
+        ms %= 1_000;
+    }
+    if !hour && !minute {
+        out.push_str(&format!("{ms}ms"));
+    }
+    out
+}
+
+/// A size as StarRocks prints it: three decimals and the largest unit of
+/// B, KB, MB, GB, TB (base 1024) the size reaches (`0.000 B`, `1.027 GB`).
+pub fn print_bytes(bytes: f64) -> String {
+    let units = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value.abs() >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.3} {}", units[unit])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,5 +276,43 @@ mod tests {
         for text in ["True", "Passthrough", "1: dayno", "{\"a\":1}", "", "2025-10-15 15:37:06", "3.5.2-69de616"] {
             assert_eq!(Value::parse(text), Value::Text, "{text}");
         }
+    }
+
+    #[test]
+    fn times_print_as_starrocks_prints_them() {
+        // Each text is one the corpus profiles print; printing its value gives it back.
+        for text in [
+            "0ns",
+            "456ns",
+            "2.192us",
+            "538.833us",
+            "3.713ms",
+            "19.492ms",
+            "1s54ms",
+            "18s164ms",
+            "1s727ms",
+            "9m41s",
+            "3m7s",
+            "1h30m",
+            "1h31m",
+        ] {
+            assert_eq!(print_time(parse_time(text).unwrap()), text);
+        }
+        // Cut, not rounded, at the unit; a whole minute prints no seconds.
+        assert_eq!(print_time(1_999), "1.999us");
+        assert_eq!(print_time(581_001_628_529), "9m41s");
+        assert_eq!(print_time(540_000_000_000), "9m");
+        assert_eq!(print_time(-456), "-456ns");
+        for text in ["0", "1ms", "4ms", "8ms", "7s854ms"] {
+            assert_eq!(print_millis(parse_time(text).unwrap()), text);
+        }
+    }
+
+    #[test]
+    fn sizes_print_as_starrocks_prints_them() {
+        for text in ["0.000 B", "14.000 B", "442.328 KB", "38.890 MB", "1.027 GB", "23.757 GB", "558.156 GB"] {
+            assert_eq!(print_bytes(parse_bytes(text).unwrap()), text);
+        }
+        assert_eq!(print_bytes(-1.0), "-1.000 B");
     }
 }
