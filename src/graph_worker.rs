@@ -64,8 +64,25 @@ enum SideMessage {
 }
 
 impl SideMessage {
+    /// The message as JSON; one that cannot be encoded becomes a `Failed`
+    /// message saying which message failed and why (built as a JSON value,
+    /// whose text form cannot fail).
     fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            let message = format!("the graph worker could not encode its {} message: {e}", self.kind());
+            serde_json::json!({ "Failed": { "message": message } }).to_string()
+        })
+    }
+
+    /// The message's name, for errors about it.
+    fn kind(&self) -> &'static str {
+        match self {
+            SideMessage::Progress { .. } => "Progress",
+            SideMessage::Graph { .. } => "Graph",
+            SideMessage::NotGraph => "NotGraph",
+            SideMessage::Failed { .. } => "Failed",
+            SideMessage::Stopped => "Stopped",
+        }
     }
 }
 
@@ -120,7 +137,15 @@ impl SideRead {
                     return;
                 }
                 if let Ok(Response::Ready) = response {
-                    let m = message(&Request::ReadGraph.to_json());
+                    let json = match Request::ReadGraph.to_json() {
+                        Ok(json) => json,
+                        Err(e) => {
+                            let failed = SideMessage::Failed { message: format!("longpole {e}; please report this") };
+                            let _ = resolve.call1(&JsValue::NULL, &message(&failed.to_json()));
+                            return;
+                        }
+                    };
+                    let m = message(&json);
                     let _ = Reflect::set(&m, &"file".into(), &file);
                     // A failed post means the worker is gone; its error event says why.
                     let _ = worker.post_message(&m);
@@ -131,7 +156,16 @@ impl SideRead {
                     Ok(_) => {
                         let _ = resolve.call1(&JsValue::NULL, &data);
                     }
-                    Err(_) => {}
+                    // The worker's own messages (its warm-up's) are for no one here.
+                    Err(_) if response.is_ok() => {}
+                    Err(e) => {
+                        let failed = SideMessage::Failed {
+                            message: format!(
+                                "longpole could not read its graph worker's message ({e}); please report this"
+                            ),
+                        };
+                        let _ = resolve.call1(&JsValue::NULL, &message(&failed.to_json()));
+                    }
                 }
             })
         };

@@ -185,7 +185,12 @@ pub enum Response {
     Ready,
     /// A result of the worker's warm-up ([`crate::warm_up`]) as JSON, sent so
     /// that the page warms up its decoding of results on it, then drops it.
-    WarmedUp(String),
+    /// (A struct variant: an internally tagged enum cannot carry a bare
+    /// string, and serde refuses to encode one.)
+    WarmedUp {
+        /// The result, itself a [`Response`]'s JSON.
+        json: String,
+    },
     /// A run moved on.
     Progress(Progress),
     /// A run finished.
@@ -296,17 +301,67 @@ pub enum Response {
     },
 }
 
+/// A message that could not be encoded: which one, for which run, and why.
+#[derive(Debug)]
+pub struct EncodeError {
+    /// The message: a response's kind, or a request as written in Rust
+    /// (requests are small and carry their run).
+    pub what: String,
+    /// The run it belonged to, where the message has one.
+    pub run: Option<RunId>,
+    /// What serde said.
+    pub cause: serde_json::Error,
+}
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "could not encode the message {}", self.what)?;
+        if let Some(run) = self.run {
+            write!(f, " of run {run}")?;
+        }
+        write!(f, ": {}", self.cause)
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
 impl Request {
     /// Encodes for `postMessage`.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn to_json(&self) -> Result<String, EncodeError> {
+        serde_json::to_string(self).map_err(|cause| EncodeError { what: format!("{self:?}"), run: None, cause })
     }
 }
 
 impl Response {
     /// Encodes for `postMessage`.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn to_json(&self) -> Result<String, EncodeError> {
+        serde_json::to_string(self).map_err(|cause| {
+            // Its variant's name: the Debug text up to the first delimiter
+            // (only on this error path, so its cost does not matter).
+            let debug = format!("{self:?}");
+            let what = debug[..debug.find(|c: char| !c.is_alphanumeric()).unwrap_or(debug.len())].to_owned();
+            EncodeError { what, run: self.run(), cause }
+        })
+    }
+
+    /// The run the response belongs to; none for the worker's own messages.
+    pub fn run(&self) -> Option<RunId> {
+        match self {
+            Response::Ready | Response::WarmedUp { .. } => None,
+            Response::Progress(p) => Some(p.run),
+            Response::Done { run, .. }
+            | Response::Bars { run, .. }
+            | Response::Details { run, .. }
+            | Response::ReportText { run, .. }
+            | Response::Graph { run, .. }
+            | Response::Svg { run, .. }
+            | Response::Flame { run, .. }
+            | Response::File { run, .. }
+            | Response::Summary { run, .. }
+            | Response::Comparison { run, .. }
+            | Response::Failed { run, .. }
+            | Response::Cancelled { run } => Some(*run),
+        }
     }
 }
 
@@ -317,7 +372,7 @@ mod tests {
     #[test]
     fn messages_round_trip_through_json() {
         let r = Request::Analyze { run: 3 };
-        assert_eq!(serde_json::from_str::<Request>(&r.to_json()).unwrap(), r);
+        assert_eq!(serde_json::from_str::<Request>(&r.to_json().unwrap()).unwrap(), r);
         let p = Response::Progress(Progress {
             run: 3,
             file: 0,
@@ -330,12 +385,38 @@ mod tests {
             lines: 2,
             diagnostics: 0,
         });
-        assert_eq!(serde_json::from_str::<Response>(&p.to_json()).unwrap(), p);
+        assert_eq!(serde_json::from_str::<Response>(&p.to_json().unwrap()).unwrap(), p);
         let input =
             longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
                 .unwrap();
         let summary = Summary::of(&longpole_core::reconcile(vec![input]));
         let done = Response::Done { run: 3, summary, view: None, bars: Vec::new(), elapsed_ms: 1.0, memory_bytes: 0 };
-        assert_eq!(serde_json::from_str::<Response>(&done.to_json()).unwrap(), done);
+        assert_eq!(serde_json::from_str::<Response>(&done.to_json().unwrap()).unwrap(), done);
+        // The warm-up wraps a result in a message of its own: it must encode
+        // too (as a tuple variant it did not, and the idle page said so).
+        let warmed = Response::WarmedUp { json: done.to_json().unwrap() };
+        assert_eq!(serde_json::from_str::<Response>(&warmed.to_json().unwrap()).unwrap(), warmed);
+    }
+
+    /// A map keyed by something other than text cannot be JSON.
+    #[derive(Debug)]
+    struct TupleKeys;
+
+    impl Serialize for TupleKeys {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry(&(1, 2), &3)?;
+            m.end()
+        }
+    }
+
+    #[test]
+    fn an_encoding_failure_names_the_message_and_its_run() {
+        let e = serde_json::to_string(&TupleKeys).unwrap_err();
+        let failed = EncodeError { what: "Done".into(), run: Some(7), cause: e };
+        assert_eq!(failed.to_string(), "could not encode the message Done of run 7: key must be a string");
+        let r = Response::Cancelled { run: 4 };
+        assert_eq!(r.run(), Some(4));
     }
 }

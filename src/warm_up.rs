@@ -39,6 +39,10 @@ pub async fn warm_up(stop: Rc<Cell<bool>>) {
 }
 
 /// The warm-up's steps; `None` once a message came (or a step failed).
+///
+/// A step that fails (the simulated build cannot fail to write, and reads
+/// as any log does) only ends the warm-up early: it warms code up and shows
+/// nothing, and a real file's run reports its own errors.
 async fn steps(stop: &Cell<bool>) -> Option<()> {
     // Lets the worker's messages in, then says whether to go on.
     let pause = |ms| async move {
@@ -83,6 +87,10 @@ fn read(name: &str, bytes: &[u8]) -> Option<Input> {
 fn views(analysis: Analysis) -> Option<()> {
     let shown = !analysis.datasets.is_empty();
     let (response, _) = conclude(0, analysis, 0.0, 0);
-    post(&Response::WarmedUp(response.to_json()));
+    match response.to_json() {
+        Ok(json) => post(&Response::WarmedUp { json }),
+        // What a real run would have failed to send: say so now.
+        Err(_) => post(&response),
+    }
     shown.then_some(())
 }

@@ -7,7 +7,7 @@
 //! slice is awaited.
 
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
-use crate::protocol::{first_bars, Export, Progress, Request, Response, RunId};
+use crate::protocol::{first_bars, EncodeError, Export, Progress, Request, Response, RunId};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
 use longpole_core::export::evobench::{statistics_csv, statistics_xlsx};
@@ -47,10 +47,19 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-/// Posts `response` to the page.
+/// Posts `response` to the page; if it cannot be encoded, posts instead a
+/// failure naming the message and its run.
 pub fn post(response: &Response) {
+    let json = response.to_json().unwrap_or_else(|e| encode_failure(&e));
     // A failed post means the page is gone; there is nobody left to tell.
-    let _ = scope().post_message(&JsValue::from_str(&response.to_json()));
+    let _ = scope().post_message(&JsValue::from_str(&json));
+}
+
+/// A [`Response::Failed`] about a message that could not be encoded, built
+/// as a JSON value (whose text form cannot fail).
+fn encode_failure(e: &EncodeError) -> String {
+    let message = format!("longpole's analysis worker {e}; please report this");
+    serde_json::json!({ "type": "Failed", "run": e.run.unwrap_or(0), "message": message }).to_string()
 }
 
 /// The last finished run, kept for the views' questions.
@@ -118,6 +127,8 @@ fn answer(loaded: &Shared, request: Request) {
             }
         }
         Request::Export { run, what } if run == l.run => {
+            // The page offers each export only for a run that has what it
+            // exports, so a `None` below is a request with nothing to answer.
             let (name, mime, bytes) = match what {
                 Export::Run(target) => {
                     let Some(bytes) = export(&l.analysis, target, 0) else { return };
@@ -136,20 +147,30 @@ fn answer(loaded: &Shared, request: Request) {
                 }
                 Export::Workbook => {
                     let Some(first) = runs(&l.analysis).into_iter().next() else { return };
+                    let bytes = match statistics_xlsx(&first.table) {
+                        Ok(bytes) => bytes,
+                        Err(e) => {
+                            let message = format!("longpole could not write the workbook: {e}");
+                            return post(&Response::Failed { run, message });
+                        }
+                    };
                     (
                         "longpole-statistics.xlsx".to_owned(),
                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                        statistics_xlsx(&first.table),
+                        bytes,
                     )
                 }
             };
             Response::File { run, name, mime: mime.to_owned(), bytes }
         }
         Request::Summary { run, field } if run == l.run => {
+            // The page offers only the statistics `Field` names; anything
+            // else asks for the default one, the mean.
             let rows = summary_rows(&l.analysis, field.parse().unwrap_or_default());
             Response::Summary { run, field, rows }
         }
         Request::Compare { run, a, b, kind, field } if run == l.run => {
+            // As for `Summary`: an unknown statistic is the mean.
             let field: Field = field.parse().unwrap_or_default();
             let idx = |v: &[u32]| v.iter().map(|&i| i as usize).collect::<Vec<_>>();
             Response::Comparison {
@@ -188,6 +209,7 @@ pub fn start() {
         match serde_json::from_str::<Request>(&json) {
             Ok(Request::Analyze { run }) => {
                 current.set(run);
+                // A request without files reads none, and the run says so.
                 let files: Vec<File> = Reflect::get(&data, &JsValue::from_str("files"))
                     .ok()
                     .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
@@ -205,7 +227,12 @@ pub fn start() {
                 }
             }
             Ok(other) => answer(&loaded, other),
-            Err(_) => {}
+            Err(e) => post(&Response::Failed {
+                run: 0,
+                message: format!(
+                    "longpole's analysis worker could not read the page's request ({e}); please report this"
+                ),
+            }),
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

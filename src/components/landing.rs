@@ -1,6 +1,7 @@
 //! Before a file is opened: what can be dropped, and the samples.
 
 use crate::samples::{Sample, SAMPLES};
+use longpole_core::formats::REGISTRY;
 use yew::prelude::*;
 
 /// Properties of [`Landing`].
@@ -16,7 +17,7 @@ pub fn Landing(props: &LandingProps) -> Html {
     html! {
         <section class="landing" data-testid="landing">
             <p class="drop-hint">{ "Drop an execution log here — nothing leaves your browser" }</p>
-            <p class="formats">{ "distbuild log (+ graph.json) · ya evlog · GHC eventlog · more formats are coming: MonetDB MAL trace · evobench log · StarRocks profile · Chrome trace · ninja log" }</p>
+            <p class="formats" data-testid="landing-formats">{ "Reads: " }{ formats_line() }</p>
             <p class="formats">{ "(.gz .bz2 .zst are fine)" }</p>
             <p class="samples">
                 { "Try a sample: " }
@@ -31,4 +32,9 @@ pub fn Landing(props: &LandingProps) -> Html {
             </p>
         </section>
     }
+}
+
+/// Every format the registry reads, by its title, in the registry's order.
+fn formats_line() -> String {
+    REGISTRY.iter().map(|f| f.id().title()).collect::<Vec<_>>().join(" · ")
 }

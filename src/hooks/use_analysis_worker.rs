@@ -66,6 +66,8 @@ impl Link {
 #[derive(Clone)]
 pub struct AnalysisWorker {
     link: Rc<RefCell<Link>>,
+    /// Where a request that cannot be encoded is reported.
+    dispatch: Callback<Action>,
 }
 
 impl PartialEq for AnalysisWorker {
@@ -76,14 +78,20 @@ impl PartialEq for AnalysisWorker {
 
 impl AnalysisWorker {
     /// Sends `request`, with `files` attached (once the worker is ready);
-    /// false if the worker is not running.
+    /// false if the worker is not running or the request could not be
+    /// encoded (which is reported as a failure).
     pub fn send(&self, request: &Request, files: &[File]) -> bool {
+        let json = match request.to_json() {
+            Ok(json) => json,
+            Err(e) => {
+                self.dispatch.emit(Action::Failed(format!("longpole {e}; please report this")));
+                return false;
+            }
+        };
         let message = Object::new();
         let list: Array = files.iter().collect();
         let set = |k: &str, v: &JsValue| Reflect::set(&message, &JsValue::from_str(k), v).is_ok();
-        set("json", &JsValue::from_str(&request.to_json()))
-            && set("files", &list)
-            && self.link.borrow_mut().post(message)
+        set("json", &JsValue::from_str(&json)) && set("files", &list) && self.link.borrow_mut().post(message)
     }
 }
 
@@ -93,7 +101,7 @@ impl AnalysisWorker {
 pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
     let link = use_mut_ref(Link::default);
     {
-        let link = link.clone();
+        let (link, dispatch) = (link.clone(), dispatch.clone());
         use_effect_with((), move |_| {
             let on_message = {
                 let (dispatch, link) = (dispatch.clone(), link.clone());
@@ -101,7 +109,15 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                     let Some(json) = event.data().as_string() else { return };
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
-                        Ok(Response::WarmedUp(json)) => drop(serde_json::from_str::<Response>(&json)),
+                        Ok(Response::WarmedUp { json }) => {
+                            // Decoded to warm the decoder up, then dropped; a
+                            // result that does not decode is a bug to report.
+                            if let Err(e) = serde_json::from_str::<Response>(&json) {
+                                dispatch.emit(Action::Failed(format!(
+                                    "longpole could not read its worker's warm-up result ({e}); please report this"
+                                )));
+                            }
+                        }
                         Ok(Response::Svg { name, text, .. }) => {
                             if let Err(e) = crate::download::download(&name, "image/svg+xml", &text) {
                                 dispatch.emit(Action::Failed(e));
@@ -155,5 +171,5 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
             }
         });
     }
-    AnalysisWorker { link }
+    AnalysisWorker { link, dispatch }
 }

@@ -203,7 +203,7 @@ fn run(cli: Cli) -> Result<()> {
                     if matches!(to, Export::Csv) {
                         export::evobench::statistics_csv(&run.table).into_bytes()
                     } else {
-                        export::evobench::statistics_xlsx(&run.table)
+                        export::evobench::statistics_xlsx(&run.table).context("cannot write the workbook")?
                     }
                 }
             };

@@ -52,7 +52,7 @@ fn run(data: &[u8], chunk: usize) -> String {
                     let _ = flame.hottest_path(kind.index());
                 }
                 exports += &longpole_core::export::evobench::statistics_csv(&run.table);
-                let _ = longpole_core::export::evobench::statistics_xlsx(&run.table);
+                longpole_core::export::evobench::statistics_xlsx(&run.table).unwrap();
                 let tables = [&run.table, &run.table];
                 let _ = compare(&tables, &[0], &[1], TimingKind::Real, Field::Median);
             }

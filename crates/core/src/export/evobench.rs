@@ -6,6 +6,7 @@ use super::xlsx::{workbook, Cell, Sheet};
 use crate::analysis::evobench::{Table, PERCENTILES};
 use crate::formats::evobench::TimingKind;
 use std::fmt::Write;
+use zip::result::ZipError;
 
 /// The header of the statistics columns: count, sum, mean, stdev, median, p0 … p100.
 fn stat_headers() -> Vec<String> {
@@ -40,8 +41,9 @@ pub fn statistics_csv(table: &Table) -> String {
 
 /// The evaluator's workbook: one sheet per kind (`real time`, `cpu time`,
 /// `sys time`, `ctx switches`), a row per probe or path with count, sum,
-/// mean, stdev, median and the percentiles 0 … 100, in the kind's unit.
-pub fn statistics_xlsx(table: &Table) -> Vec<u8> {
+/// mean, stdev, median and the percentiles 0 … 100, in the kind's unit;
+/// an error only if zip cannot write it (past its 4 GiB limit).
+pub fn statistics_xlsx(table: &Table) -> Result<Vec<u8>, ZipError> {
     let sheets: Vec<Sheet> = TimingKind::ALL
         .iter()
         .map(|&kind| {

@@ -47,7 +47,8 @@ pub fn json(headers: &[&str], rows: &[Vec<String>]) -> String {
             Value::Object(o)
         })
         .collect();
-    serde_json::to_string_pretty(&list).unwrap_or_default()
+    // A value's pretty text form (`{:#}`) cannot fail, unlike serialising.
+    format!("{:#}", Value::Array(list))
 }
 
 #[cfg(test)]

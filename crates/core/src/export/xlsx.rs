@@ -6,6 +6,7 @@
 use crate::render::escape;
 use std::fmt::Write as _;
 use std::io::{Cursor, Write};
+use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
@@ -47,7 +48,7 @@ fn column(mut i: usize) -> String {
         i = i / 26 - 1;
     }
     s.reverse();
-    String::from_utf8(s).unwrap_or_default()
+    s.into_iter().map(char::from).collect()
 }
 
 fn sheet_name(name: &str) -> String {
@@ -89,8 +90,8 @@ fn worksheet(sheet: &Sheet) -> String {
     x
 }
 
-/// The workbook's bytes.
-pub fn workbook(sheets: &[Sheet]) -> Vec<u8> {
+/// The workbook's bytes, or why zip could not write them.
+pub fn workbook(sheets: &[Sheet]) -> Result<Vec<u8>, ZipError> {
     let mut types = format!(
         "{XML}<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\" ContentType=\"application/xml\"/><Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
     );
@@ -121,11 +122,10 @@ pub fn workbook(sheets: &[Sheet]) -> Vec<u8> {
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
     for (name, text) in parts {
         // Writing into memory fails only on zip's own size limits (4 GiB without zip64).
-        if zip.start_file(name, options).and_then(|()| Ok(zip.write_all(text.as_bytes())?)).is_err() {
-            return Vec::new();
-        }
+        zip.start_file(name, options)?;
+        zip.write_all(text.as_bytes())?;
     }
-    zip.finish().map(Cursor::into_inner).unwrap_or_default()
+    Ok(zip.finish()?.into_inner())
 }
 
 #[cfg(test)]
@@ -145,7 +145,7 @@ mod tests {
             first_column_width: 40.0,
             rows: vec![vec![Cell::Text("x".into()), Cell::Number(3.0)]],
         };
-        let bytes = workbook(&[sheet.clone(), sheet]);
+        let bytes = workbook(&[sheet.clone(), sheet]).unwrap();
         assert_eq!(&bytes[..2], b"PK");
         let text = String::from_utf8_lossy(&bytes);
         for part in ["[Content_Types].xml", "xl/workbook.xml", "xl/worksheets/sheet2.xml"] {
