@@ -135,10 +135,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
     let diagnostics: u64 = s.inputs.iter().map(|i| i.diagnostics.total).sum();
     let read: u64 = s.inputs.iter().map(|i| i.bytes).sum();
     let wall = v.window.map(|(a, b)| b - a);
-    // Tasks without dependencies (a GHC program's spans) have no path: the
-    // left panel lists the longest spans instead.
+    // A run that records no dependencies (a GHC program, a benchmark, a
+    // ninja log, a trace without flows) has no paths: the left panel lists
+    // the longest spans instead, and there is no Graph tab.
     let longest;
-    // Programs (a GHC run, a benchmark) have no dependencies, so no paths.
     let program = v.without_paths();
     let (path, path_title) = match (program, e.chain) {
         (true, _) => {
@@ -188,7 +188,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </>
         },
         Tab::Graph if program => html! {
-            <p class="muted">{ "A program's spans do not wait for one another: there is no dependency graph. See the timeline and the tables." }</p>
+            <p class="muted">{ "This run records no dependencies: there is no dependency graph. See the timeline and the tables." }</p>
         },
         Tab::Graph => html! {
             <DepGraph run={props.run} view={v.clone()} layout={e.graph.clone()} chain={e.chain} unfold={e.unfold.clone()}
@@ -272,6 +272,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         { format!(" · {} hosts · {} run, {} copy, {} prepare tasks", group(v.lanes.len() as u64), group(v.counts.run), group(v.counts.copy), group(v.counts.prepare)) }
                     }
                 </p>
+                if let Some(no_path) = &v.no_path {
+                    <p class="no-path" data-testid="no-path">{ no_path.headline() }</p>
+                }
             </header>
             <div class="run-body">
                 <PathList path={path.clone()} title={path_title} note={v.starrocks.as_ref().and_then(|sr| sr.long_pole_io.clone()).map(AttrValue::from)}

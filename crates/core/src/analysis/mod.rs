@@ -8,6 +8,7 @@ pub mod flame;
 pub mod ghc;
 pub mod graph;
 pub mod mal;
+pub mod no_path;
 pub mod starrocks;
 pub mod starrocks_hints;
 pub mod starrocks_nodes;

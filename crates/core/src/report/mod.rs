@@ -15,6 +15,7 @@ mod ya;
 pub use ya::YaReport;
 
 use crate::analysis::evobench::Field;
+use crate::analysis::no_path::{no_path, NoPath};
 use crate::diagnostics::Position;
 use crate::model::{Nanos, NANOS_PER_MS};
 use crate::reconcile::{Analysis, Dataset, Detail};
@@ -97,14 +98,20 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
     let mut reports: Vec<Value> = analysis
         .datasets
         .iter()
-        .map(|d| match d.detail {
-            Detail::Ya => YaReport::new(&d.model, d.format).json(),
-            Detail::Ghc(_) => ghc_json(d),
-            Detail::Mal(_) => mal::mal_json(d),
-            Detail::Ninja(_) => ninja::ninja_json(d),
-            Detail::Evobench(_) => evobench_json(d),
-            Detail::StarRocks(_) => starrocks::starrocks_json(d),
-            Detail::Chrome(_) => chrome::chrome_json(d),
+        .map(|d| {
+            let mut report = match d.detail {
+                Detail::Ya => YaReport::new(&d.model, d.format).json(),
+                Detail::Ghc(_) => ghc_json(d),
+                Detail::Mal(_) => mal::mal_json(d),
+                Detail::Ninja(_) => ninja::ninja_json(d),
+                Detail::Evobench(_) => evobench_json(d),
+                Detail::StarRocks(_) => starrocks::starrocks_json(d),
+                Detail::Chrome(_) => chrome::chrome_json(d),
+            };
+            if let Some(no_path) = no_path(d) {
+                without_paths_json(&mut report, &no_path);
+            }
+            report
         })
         .collect();
     let mut top = if reports.is_empty() {
@@ -131,6 +138,17 @@ pub fn analysis_json(analysis: &Analysis) -> Value {
     top
 }
 
+/// A run without dependencies claims no path: `critical_path` and
+/// `blocking_chain` are null, `no_path_reason` says why, and
+/// `busiest_lane` is what stands in beside the longest spans.
+fn without_paths_json(report: &mut Value, no_path: &NoPath) {
+    report["critical_path"] = Value::Null;
+    report["blocking_chain"] = Value::Null;
+    report["no_path_reason"] = json!(no_path.reason);
+    report["busiest_lane"] =
+        json!(no_path.busiest_lane.as_ref().map(|b| json!({"name": b.name, "busy_ms": Ms(b.busy).json()})));
+}
+
 /// `longpole analyze --format text`: the summary, then each dataset's report.
 pub fn analysis_text(analysis: &Analysis) -> String {
     let mut out = Summary::of(analysis).to_text();
@@ -147,7 +165,9 @@ pub fn analysis_text(analysis: &Analysis) -> String {
 /// One dataset's report as text: ya's `--stat` for a build, the GHC report
 /// for an eventlog.
 pub fn dataset_text(d: &Dataset) -> String {
-    match d.detail {
+    // A run without dependencies says so first, and claims no path.
+    let head = no_path(d).map(|n| format!("No critical path: {}\n\n", n.headline())).unwrap_or_default();
+    head + &match d.detail {
         Detail::Ya => YaReport::new(&d.model, d.format).text(),
         Detail::Ghc(_) => ghc_text(d),
         Detail::Mal(_) => mal::mal_text(d),

@@ -5,6 +5,7 @@
 //! separately, per viewport ([`crate::layout::timeline`]).
 
 use crate::analysis::critical_path::Path;
+use crate::analysis::no_path::{no_path, NoPath};
 use crate::analysis::ya_stat::type_name;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
@@ -148,6 +149,9 @@ pub struct RunView {
     pub starrocks: Option<StarRocksView>,
     /// A Chrome trace's flame graph, Bazel critical path, phases and counters.
     pub chrome: Option<ChromeView>,
+    /// Why the run has no paths (it records no dependencies), and its
+    /// busiest lane; `None` when it has paths.
+    pub no_path: Option<NoPath>,
 }
 
 /// Task counts by role.
@@ -234,7 +238,7 @@ fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps: Option<&[N
 impl RunView {
     /// The view of a dataset, laid out on `index`.
     pub fn of(d: &Dataset, index: &TimelineIndex) -> RunView {
-        match &d.detail {
+        let view = match &d.detail {
             Detail::Ya => RunView::of_ya(&d.model, d.format, index),
             Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
             Detail::Mal(run) => RunView::of_mal(&d.model, run, index),
@@ -244,6 +248,17 @@ impl RunView {
             Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
             Detail::StarRocks(run) => RunView::of_starrocks(&d.model, run, index),
             Detail::Chrome(run) => RunView::of_chrome(&d.model, run, index),
+        };
+        match no_path(d) {
+            // No dependencies: no path is claimed, the longest spans stand in.
+            Some(no_path) => RunView {
+                critical_path: PathView::default(),
+                blocking_chain: PathView::default(),
+                differences: Vec::new(),
+                no_path: Some(no_path),
+                ..view
+            },
+            None => view,
         }
     }
 
@@ -288,10 +303,10 @@ impl RunView {
         }
     }
 
-    /// The run is a program's or a build's spans without dependencies (a
-    /// GHC program, a benchmark, a ninja build): it has no paths.
+    /// The run records no dependencies (a GHC program, a benchmark, a ninja
+    /// log, a Chrome trace without flows): it has no paths ([`NoPath`]).
     pub fn without_paths(&self) -> bool {
-        self.ghc.is_some() || self.evobench.is_some() || self.ninja.is_some()
+        self.no_path.is_some()
     }
 
     /// The run's flame graph, if its format has one.
@@ -328,6 +343,7 @@ impl RunView {
             ninja: None,
             starrocks: None,
             chrome: None,
+            no_path: None,
         }
     }
 }
