@@ -60,6 +60,30 @@ pub enum Error {
         /// What went wrong, and where.
         error: FormatError,
     },
+    /// The input looks like a format, but a line or record at its start is
+    /// longer than detection reads ([`crate::formats::SNIFF_LIMIT`]).
+    TooLongToTell {
+        /// The input's name.
+        input: String,
+        /// The format it looked like (its title).
+        format: &'static str,
+        /// The line detection gave up in (1-based).
+        line: u64,
+        /// Bytes read when it gave up.
+        at: u64,
+    },
+    /// The input's compressed stream ends before its end marker, and what
+    /// came before the cut is not (yet) a format longpole reads.
+    Truncated {
+        /// The input's name.
+        input: String,
+        /// The compression (`gzip`, `bzip2`, `zstd`).
+        codec: &'static str,
+        /// Compressed bytes read.
+        after: u64,
+        /// Bytes decoded before the cut.
+        decoded: u64,
+    },
     /// The input's compressed data is damaged.
     Corrupt {
         /// The input's name.
@@ -79,6 +103,15 @@ impl fmt::Display for Error {
                 f,
                 "{input}: not a format longpole reads; no reader recognises its first bytes {}",
                 quote_bytes(head)
+            ),
+            Error::TooLongToTell { input, format, line, at } => write!(
+                f,
+                "{input}: it looks like a {format}, but line {line} is longer than the {} KiB read to recognise a format; gave up at line {line}, byte {at}",
+                crate::formats::SNIFF_LIMIT >> 10
+            ),
+            Error::Truncated { input, codec, after, decoded } => write!(
+                f,
+                "{input}: truncated {codec} data after {after} bytes: the file was cut short, and the {decoded} bytes decoded before the cut are not enough to recognise a format"
             ),
             Error::Format { input, error } => write!(f, "{input}: {error}"),
             Error::Corrupt { input, error } => write!(f, "{input}: {error}"),

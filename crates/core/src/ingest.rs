@@ -72,6 +72,10 @@ enum Stop {
     Corrupt(CorruptStream),
     Format(FormatError),
     Unrecognised(Vec<u8>),
+    /// Detection gave up on this format at this line and byte.
+    TooLongToTell(&'static str, u64, u64),
+    /// The compressed stream was cut before anything recognisable.
+    Truncated,
 }
 
 impl From<CorruptStream> for Stop {
@@ -109,6 +113,10 @@ impl Sink {
             // Wait for a whole excerpt, so the error reads the same at any chunk size.
             Detection::Unrecognised if !at_eof && head.len() < UNRECOGNISED_EXCERPT => Ok(()),
             Detection::Unrecognised => Err(Stop::Unrecognised(head[..head.len().min(UNRECOGNISED_EXCERPT)].to_vec())),
+            Detection::GaveUp(format) => {
+                let line = memchr::memchr_iter(b'\n', shown).count() as u64 + 1;
+                Err(Stop::TooLongToTell(format.id().title(), line, shown.len() as u64))
+            }
             Detection::Found(format) => {
                 let head = std::mem::take(head);
                 let mut reader = format.reader();
@@ -238,19 +246,26 @@ impl Ingest {
             d.push(&magic, &mut |b| sink.decoded(b))?;
             self.decoder = Some(d);
         }
-        if let Some(d) = &self.decoder {
-            if d.finish() == Decoded::Truncated {
-                sink.diags.report(
-                    Severity::Warning,
-                    "input.truncated",
-                    Position::Byte(self.bytes),
-                    format!("the {} data ends before its end marker: the file was cut short; everything before the cut was read", d.codec()),
-                );
-            }
+        let truncated = self.decoder.as_ref().filter(|d| d.finish() == Decoded::Truncated).map(Decoder::codec);
+        if let Some(codec) = truncated {
+            sink.diags.report(
+                Severity::Warning,
+                "input.truncated",
+                Position::Byte(self.bytes),
+                format!(
+                    "truncated {codec} data after {} bytes: the file was cut short; everything before the cut was read",
+                    self.bytes
+                ),
+            );
         }
-        sink.detect(true)?;
+        match sink.detect(true) {
+            // Nothing recognisable before the cut: the cut is the error.
+            Err(Stop::Unrecognised(_)) if truncated.is_some() => return Err(Stop::Truncated),
+            r => r?,
+        }
         match std::mem::replace(&mut sink.stage, Stage::Detecting(Vec::new())) {
             Stage::Reading(format, reader) => Ok((format, reader)),
+            Stage::Detecting(_) if truncated.is_some() => Err(Stop::Truncated),
             Stage::Detecting(head) => Err(Stop::Unrecognised(head[..head.len().min(UNRECOGNISED_EXCERPT)].to_vec())),
         }
     }
@@ -261,6 +276,13 @@ impl Ingest {
             Stop::Corrupt(error) => Error::Corrupt { input, error },
             Stop::Format(error) => Error::Format { input, error },
             Stop::Unrecognised(head) => Error::Unrecognised { input, head },
+            Stop::TooLongToTell(format, line, at) => Error::TooLongToTell { input, format, line, at },
+            Stop::Truncated => Error::Truncated {
+                input,
+                codec: self.decoder.as_ref().map_or(Compression::None, Decoder::codec).name(),
+                after: self.bytes,
+                decoded: self.sink.decompressed,
+            },
         }
     }
 }
@@ -307,5 +329,46 @@ mod tests {
         }
         let cut = read_bytes("cut.log.gz", &gz[..gz.len() - 12], 4096).unwrap();
         assert_eq!(cut.info.diagnostics.count_of("input.truncated"), 1);
+        let warning = &cut.info.diagnostics.kept()[0];
+        assert!(warning.message.starts_with(&format!("truncated gzip data after {} bytes", gz.len() - 12)));
+    }
+
+    /// A bzip2 stream cut inside its first block decodes nothing: the cut
+    /// is the error, never "the file is empty". So for zstd.
+    #[test]
+    fn a_compressed_input_cut_before_anything_decodes_says_truncated() {
+        let data = std::fs::read(crate::test_support::corpus("distbuild/example.log")).unwrap();
+        let mut bz = Vec::new();
+        std::io::Read::read_to_end(&mut bzip2::read::BzEncoder::new(&data[..], bzip2::Compression::default()), &mut bz)
+            .unwrap();
+        let zst =
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/evobench-sum_of_fibs.log.zstd")).unwrap();
+        for (name, bytes, codec) in [("cut.log.bz2", &bz, "bzip2"), ("cut.log.zst", &zst, "zstd")] {
+            for chunk in [1, 7, 4096] {
+                let err = read_bytes(name, &bytes[..100], chunk).unwrap_err();
+                assert!(
+                    err.to_string().starts_with(&format!("{name}: truncated {codec} data after 100 bytes")),
+                    "{err}"
+                );
+            }
+        }
+    }
+
+    /// A first line longer than detection reads names the format it looked
+    /// like and where detection gave up.
+    #[test]
+    fn an_over_long_first_line_names_the_format_it_looked_like() {
+        let mut trace = b"[{\"name\":\"".to_vec();
+        trace.resize(SNIFF_LIMIT + 1000, b'a');
+        for chunk in [7, 4096, trace.len()] {
+            let err = read_bytes("long.json", &trace, chunk).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "long.json: it looks like a Chrome trace, but line 1 is longer than the 64 KiB read to recognise a format; gave up at line 1, byte 65536"
+            );
+        }
+        // A line of nothing in particular is no format at all.
+        let err = read_bytes("x.txt", &vec![b'x'; SNIFF_LIMIT + 10], 4096).unwrap_err();
+        assert!(err.to_string().starts_with("x.txt: not a format longpole reads"), "{err}");
     }
 }

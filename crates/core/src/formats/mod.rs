@@ -233,27 +233,32 @@ pub enum Detection {
     Found(&'static dyn Format),
     /// No sniffer said yes and some need more bytes.
     NeedMore,
+    /// [`SNIFF_LIMIT`] bytes were shown and this format (the first in
+    /// priority order still undecided) needed more: the input looks like it,
+    /// but one of its first lines or records is too long to tell.
+    GaveUp(&'static dyn Format),
     /// Every sniffer said no.
     Unrecognised,
 }
 
 /// Runs every registered sniffer over `input`.
 ///
-/// At the end of the input, or once [`SNIFF_LIMIT`] bytes were shown,
-/// "need more" counts as no.
+/// At the end of the input "need more" counts as no; once [`SNIFF_LIMIT`]
+/// bytes were shown, the first format that still needs more is where
+/// detection gave up ([`Detection::GaveUp`]).
 pub fn detect(input: SniffInput<'_>) -> Detection {
-    let may_grow = !input.at_eof && input.head.len() < SNIFF_LIMIT;
-    let mut undecided = false;
+    let mut undecided = None;
     for &f in REGISTRY {
         match f.sniff(input) {
             Sniff::Yes => return Detection::Found(f),
-            Sniff::NeedMore => undecided |= may_grow,
+            Sniff::NeedMore => undecided = undecided.or(Some(f)),
             Sniff::No => {}
         }
     }
-    if undecided {
-        Detection::NeedMore
-    } else {
-        Detection::Unrecognised
+    match undecided {
+        Some(_) if input.at_eof => Detection::Unrecognised,
+        Some(f) if input.head.len() >= SNIFF_LIMIT => Detection::GaveUp(f),
+        Some(_) => Detection::NeedMore,
+        None => Detection::Unrecognised,
     }
 }

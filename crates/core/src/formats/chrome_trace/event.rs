@@ -18,7 +18,13 @@ pub(super) enum Problem {
     NoPhase,
     /// A phase that needs `ts` has none.
     NoTime(String),
+    /// A `ts` or `dur` (µs) beyond what nanoseconds in 64 bits hold.
+    TimeOutOfRange(String, f64),
 }
+
+/// The largest time in µs kept (±285 years): nanoseconds in an `i64` hold
+/// ±9.22e15 µs, and a start plus a duration must still fit.
+const MAX_US: f64 = 4.0e15;
 
 /// Builds a [`ChromeTrace`] event by event.
 #[derive(Default)]
@@ -137,14 +143,15 @@ impl Builder {
         let pid = e.pid.as_ref().map_or("", |p| p.as_str());
         let tid = e.tid.as_ref().map_or("", |t| t.as_str());
         let ts = e.ts.map(|t| t.0);
-        let needs_ts = |ts: Option<f64>| ts.ok_or_else(|| Problem::NoTime(ph.to_owned()));
+        let in_range = |t: f64| if t.abs() <= MAX_US { Ok(t) } else { Err(Problem::TimeOutOfRange(ph.to_owned(), t)) };
+        let needs_ts = |ts: Option<f64>| in_range(ts.ok_or_else(|| Problem::NoTime(ph.to_owned()))?);
         match ph {
             "B" | "E" | "X" => {
                 let ts = needs_ts(ts)?;
                 let phase = match ph {
                     "B" => SlicePhase::Begin,
                     "E" => SlicePhase::End,
-                    _ => SlicePhase::Complete(e.dur.or(e.tdur).map_or(0.0, |d| d.0)),
+                    _ => SlicePhase::Complete(in_range(e.dur.or(e.tdur).map_or(0.0, |d| d.0))?),
                 };
                 let thread = self.thread(pid, tid);
                 let name = self.opt(e.name.as_deref());

@@ -41,6 +41,12 @@ fn problem(diags: &mut Diagnostics, line: u64, p: Problem) {
         Problem::NoTime(ph) => {
             diags.report(Severity::Warning, "chrome.no-ts", at, format!("a \"{ph}\" event without \"ts\"; skipped"))
         }
+        Problem::TimeOutOfRange(ph, t) => diags.report(
+            Severity::Warning,
+            "chrome.time-range",
+            at,
+            format!("a \"{ph}\" event at or lasting {t:e} µs, beyond ±285 years; skipped"),
+        ),
     }
 }
 

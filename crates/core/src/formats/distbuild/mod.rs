@@ -83,7 +83,7 @@ impl Format for DistbuildFormat {
                 }
                 None if input.at_eof && !rest.is_empty() => std::mem::take(&mut rest),
                 None if input.at_eof => return Sniff::No,
-                None => return Sniff::NeedMore,
+                None => return sniff_partial(rest),
             };
             let fields = Fields::split(line);
             let Some(time) = fields.get(0) else { continue };
@@ -99,6 +99,24 @@ impl Format for DistbuildFormat {
 
     fn reader(&self) -> Box<dyn FormatReader> {
         Box::new(DistbuildReader::default())
+    }
+}
+
+/// A line whose end has not come yet: no if what is there already cannot
+/// start a distbuild line (a time, then an event), yes once both are whole.
+fn sniff_partial(line: &[u8]) -> Sniff {
+    let words: Vec<&[u8]> = line.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()).take(3).collect();
+    let ends_in_space = line.last().is_some_and(u8::is_ascii_whitespace);
+    match words[..] {
+        [time, ..] if !time.iter().all(|b| b.is_ascii_digit() || *b == b'-') => Sniff::No,
+        [time, event, ..] if words.len() == 3 || ends_in_space => {
+            if parse_int(time).is_some() && is_known_event(event) {
+                Sniff::Yes
+            } else {
+                Sniff::No
+            }
+        }
+        _ => Sniff::NeedMore,
     }
 }
 

@@ -69,10 +69,14 @@ impl Format for MonetdbMalFormat {
     /// a `pc`, a `phase` or a `cpuload`, with a `clk` or a `source`.
     fn sniff(&self, input: SniffInput<'_>) -> Sniff {
         let head = input.head;
-        match head.iter().find(|b| !b.is_ascii_whitespace()) {
+        match head.iter().position(|b| !b.is_ascii_whitespace()) {
             None if input.at_eof => return Sniff::No,
             None => return Sniff::NeedMore,
-            Some(b'{') => {}
+            // A Chrome trace's object form, whatever the length of its first event.
+            Some(i) if head[i] == b'{' && head[i + 1..].trim_ascii_start().starts_with(b"\"traceEvents\"") => {
+                return Sniff::No
+            }
+            Some(i) if head[i] == b'{' => {}
             Some(_) => return Sniff::No,
         }
         let mut splitter = ObjectSplitter::default();
