@@ -44,6 +44,10 @@ pub enum Request {
     Analyze {
         /// The run this starts.
         run: RunId,
+        /// The most WebAssembly memory the run may need, bytes; `None` for
+        /// [`longpole_core::memory_budget::WASM_LIMIT`] (tests lower it).
+        #[serde(default)]
+        memory_limit: Option<u64>,
     },
     /// Read the build graph sent alongside, for the worker that started
     /// this one (see [`crate::graph_worker`]); not sent by the page.
@@ -371,7 +375,7 @@ mod tests {
 
     #[test]
     fn messages_round_trip_through_json() {
-        let r = Request::Analyze { run: 3 };
+        let r = Request::Analyze { run: 3, memory_limit: Some(1 << 20) };
         assert_eq!(serde_json::from_str::<Request>(&r.to_json().unwrap()).unwrap(), r);
         let p = Response::Progress(Progress {
             run: 3,

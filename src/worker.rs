@@ -16,6 +16,7 @@ use longpole_core::export::run::{export, full_view};
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::layout::{flame, graph};
+use longpole_core::memory_budget::{MemoryBudget, WASM_LIMIT};
 use longpole_core::model::TaskId;
 use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
@@ -207,14 +208,14 @@ pub fn start() {
         let data = event.data();
         let json = Reflect::get(&data, &JsValue::from_str("json")).ok().and_then(|j| j.as_string()).unwrap_or_default();
         match serde_json::from_str::<Request>(&json) {
-            Ok(Request::Analyze { run }) => {
+            Ok(Request::Analyze { run, memory_limit }) => {
                 current.set(run);
                 // A request without files reads none, and the run says so.
                 let files: Vec<File> = Reflect::get(&data, &JsValue::from_str("files"))
                     .ok()
                     .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
                     .unwrap_or_default();
-                spawn_local(analyze(run, files, current.clone(), loaded.clone()));
+                spawn_local(analyze(run, files, memory_limit, current.clone(), loaded.clone()));
             }
             Ok(Request::ReadGraph) => {
                 if let Ok(file) = Reflect::get(&data, &JsValue::from_str("file")) {
@@ -250,9 +251,10 @@ pub enum Stop {
     Failed(String),
 }
 
-async fn analyze(run: RunId, files: Vec<File>, current: Rc<Cell<RunId>>, loaded: Shared) {
+async fn analyze(run: RunId, files: Vec<File>, memory_limit: Option<u64>, current: Rc<Cell<RunId>>, loaded: Shared) {
     let began = js_sys::Date::now();
-    let response = match read_all(run, &files, &current, began).await {
+    let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
+    let response = match read_all(run, &files, budget, &current, began).await {
         Ok((analysis, with_sides)) => {
             let (response, kept) = conclude(run, analysis, began, with_sides);
             *loaded.borrow_mut() = Some(kept);
@@ -302,9 +304,19 @@ struct Reporter {
     last_post: f64,
     /// Diagnostics of the files already read.
     diagnostics_before: u64,
+    /// The memory the run may need.
+    budget: MemoryBudget,
+    /// The run's file names, for the command that reads them natively.
+    names: Vec<String>,
 }
 
 impl Reporter {
+    /// Why the run must stop, once `done` bytes of all files are read, if
+    /// the whole is projected not to fit in its memory ([`MemoryBudget`]).
+    fn over_budget(&self, done: u64) -> Option<String> {
+        self.budget.check(done, self.total, memory_bytes()).err().map(|over| over.message(&self.names))
+    }
+
     /// Posts that `done` bytes of all files are read, `ingest` being the
     /// reader of file `index` (if this worker is reading one).
     fn report(&mut self, index: usize, name: &str, done: u64, ingest: Option<&Ingest>) {
@@ -347,21 +359,36 @@ async fn read_here(
 ) -> Result<Input, Stop> {
     let name = file.name();
     let run = reporter.run;
-    read_file(file, SLICE, |ingest, n| {
+    let mut over = None;
+    let read = read_file(file, SLICE, |ingest, n| {
         *done += n;
-        reporter.report(index, &name, *done + side_bytes(sides), Some(ingest));
-        current.get() == run
+        let all = *done + side_bytes(sides);
+        reporter.report(index, &name, all, Some(ingest));
+        over = reporter.over_budget(all);
+        over.is_none() && current.get() == run
     })
-    .await
+    .await;
+    match over {
+        Some(message) => Err(Stop::Failed(message)),
+        None => read,
+    }
 }
 
 /// Reads every file and reconciles them. Big extra files (a build graph
 /// beside its log) are read by second workers meanwhile ([`SideRead`]).
 /// Also gives the most WebAssembly memory this worker and the second
 /// workers held together while they ran, in bytes (0 without them).
-async fn read_all(run: RunId, files: &[File], current: &Cell<RunId>, began: f64) -> Result<(Analysis, u64), Stop> {
+async fn read_all(
+    run: RunId,
+    files: &[File],
+    budget: MemoryBudget,
+    current: &Cell<RunId>,
+    began: f64,
+) -> Result<(Analysis, u64), Stop> {
     let total: u64 = files.iter().map(|f| f.size() as u64).sum();
-    let mut reporter = Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0 };
+    let names = files.iter().map(File::name).collect();
+    let mut reporter =
+        Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0, budget, names };
     let largest = (0..files.len()).max_by(|&a, &b| files[a].size().total_cmp(&files[b].size()));
     let mut sides: Vec<(usize, SideRead)> = files
         .iter()

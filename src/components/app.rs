@@ -89,7 +89,7 @@ pub fn App() -> Html {
             let names = files.iter().map(File::name).collect();
             let total = files.iter().map(|f| f.size() as u64).sum();
             dispatch.emit(Action::Started { run, names, total });
-            if !worker.send(&Request::Analyze { run }, &files) {
+            if !worker.send(&Request::Analyze { run, memory_limit: memory_limit_hook() }, &files) {
                 dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
             }
         })
@@ -194,4 +194,12 @@ pub fn App() -> Html {
             }
         </div>
     }
+}
+
+/// A lowered memory limit for tests: `?memory-limit=BYTES` in the page's
+/// URL; none otherwise (the worker's default limit).
+fn memory_limit_hook() -> Option<u64> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let value = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("memory-limit="))?;
+    value.parse().ok()
 }

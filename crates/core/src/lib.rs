@@ -22,6 +22,7 @@ pub mod intern;
 pub mod json_split;
 pub mod layout;
 pub mod lines;
+pub mod memory_budget;
 pub mod model;
 pub mod recent_ids;
 pub mod reconcile;
