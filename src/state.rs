@@ -5,6 +5,7 @@ use crate::protocol::{Progress, Response, RunId};
 use longpole_core::analysis::evobench::Change;
 use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
+use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
 use longpole_core::view::{RunView, StatRow, TaskDetails};
@@ -86,6 +87,10 @@ pub struct Explore {
     pub graph: Option<Rc<GraphLayout>>,
     /// Folded groups (kinds) the user unfolded.
     pub unfold: Vec<u32>,
+    /// Where the graph view looks; `None` until it opens on the path.
+    pub graph_camera: Option<Camera>,
+    /// The graph view's size, px, once measured.
+    pub graph_size: (f64, f64),
     /// How the flame graph is shown.
     pub flame: FlameView,
     /// Its frames for that view, once the worker laid them out.
@@ -119,6 +124,8 @@ impl Default for Explore {
             report_text: None,
             graph: None,
             unfold: Vec::new(),
+            graph_camera: None,
+            graph_size: (900.0, 600.0),
             flame: FlameView::default(),
             flame_boxes: None,
             comparison: None,
@@ -200,6 +207,8 @@ pub enum Action {
     Select(Option<u32>),
     /// Unfold a folded group of the graph (a kind).
     Unfold(u32),
+    /// Look at the graph from here, in a view of this size (px).
+    GraphCamera(Camera, (f64, f64)),
     /// Show the flame graph this way.
     Flame(FlameView),
 }
@@ -267,6 +276,21 @@ impl Reducible for AppState {
             Action::ToggleChain => {
                 next.explore.chain = !next.explore.chain;
                 next.explore.graph = None;
+                next.explore.graph_camera = None;
+            }
+            Action::GraphCamera(camera, size) => {
+                next.explore.graph_camera = Some(camera);
+                next.explore.graph_size = size;
+            }
+            // On the Graph tab, the keys that move the timeline move the graph.
+            Action::Zoom { factor, .. } if self.explore.tab == Tab::Graph => {
+                let Some(c) = self.explore.graph_camera else { return self };
+                let (w, h) = self.explore.graph_size;
+                next.explore.graph_camera = Some(c.zoom_at(1.0 / factor, w / 2.0, h / 2.0));
+            }
+            Action::Pan(fraction) if self.explore.tab == Tab::Graph => {
+                let Some(c) = self.explore.graph_camera else { return self };
+                next.explore.graph_camera = Some(c.pan(-fraction * self.explore.graph_size.0, 0.0));
             }
             Action::Unfold(kind) => {
                 if !next.explore.unfold.contains(&kind) {
@@ -291,6 +315,13 @@ impl Reducible for AppState {
             Action::Select(task) => {
                 next.explore.selected = task;
                 next.explore.details = None;
+                // The graph centres on a task selected in any view.
+                let node =
+                    self.explore.graph.as_ref().and_then(|g| g.nodes.iter().find(|n| task.is_some() && n.task == task));
+                if let (Some(n), Some(c)) = (node, self.explore.graph_camera) {
+                    let (w, h) = self.explore.graph_size;
+                    next.explore.graph_camera = Some(c.centre_on(n, w, h));
+                }
             }
             Action::Flame(view) => {
                 if (view.kind, view.root) != (self.explore.flame.kind, self.explore.flame.root) {

@@ -191,7 +191,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
             <p class="muted">{ "This run records no dependencies: there is no dependency graph. See the timeline and the tables." }</p>
         },
         Tab::Graph => html! {
-            <DepGraph run={props.run} view={v.clone()} layout={e.graph.clone()} chain={e.chain} unfold={e.unfold.clone()}
+            <DepGraph run={props.run} view={v.clone()} layout={e.graph.clone()} chain={e.chain} unfold={e.unfold.clone()} camera={e.graph_camera}
                 selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
         Tab::Tables => html! {

@@ -17,9 +17,8 @@ use longpole_core::view::{PathView, RunView};
 use std::cell::Cell;
 use std::fmt::Write;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, WheelEvent};
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 /// Properties of [`Timeline`].
@@ -131,39 +130,18 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             worker.send(&Request::Bars { run, seq: seq.get(), viewport, lanes: (first, last) }, &[]);
         });
     }
-    // Wheel: zoom around the cursor (not passive, so the page does not scroll meanwhile).
+    // Wheel: zoom around the cursor (Shift + wheel scrolls the lanes).
     {
-        let (scroller, dispatch, gutter) = (scroller.clone(), props.dispatch.clone(), frame.gutter);
-        use_effect_with((), move |_| {
-            let el = scroller.cast::<Element>();
-            let listener = Closure::<dyn FnMut(WheelEvent)>::new(move |e: WheelEvent| {
-                let Some(target) = e.current_target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
-                e.prevent_default();
-                if e.shift_key() {
-                    // Shift + wheel scrolls the lanes.
-                    target.set_scroll_top(target.scroll_top() + e.delta_y() as i32);
-                    return;
-                }
-                let rect = target.get_bounding_client_rect();
-                let at = (f64::from(e.client_x()) - rect.left() - gutter) / (rect.width() - gutter).max(1.0);
-                if !(0.0..=1.0).contains(&at) {
-                    return;
-                }
-                dispatch.emit(Action::Zoom { factor: 1.0015f64.powf(e.delta_y().clamp(-400.0, 400.0)), at });
-            });
-            let options = web_sys::AddEventListenerOptions::new();
-            options.set_passive(false);
-            if let Some(el) = &el {
-                let _ = el.add_event_listener_with_callback_and_add_event_listener_options(
-                    "wheel",
-                    listener.as_ref().unchecked_ref(),
-                    &options,
-                );
+        let (dispatch, gutter) = (props.dispatch.clone(), frame.gutter);
+        crate::hooks::use_wheel(&scroller, (), move |e, target| {
+            if e.shift_key() {
+                target.set_scroll_top(target.scroll_top() + e.delta_y() as i32);
+                return;
             }
-            move || {
-                if let Some(el) = &el {
-                    let _ = el.remove_event_listener_with_callback("wheel", listener.as_ref().unchecked_ref());
-                }
+            let rect = target.get_bounding_client_rect();
+            let at = (f64::from(e.client_x()) - rect.left() - gutter) / (rect.width() - gutter).max(1.0);
+            if (0.0..=1.0).contains(&at) {
+                dispatch.emit(Action::Zoom { factor: 1.0015f64.powf(e.delta_y().clamp(-400.0, 400.0)), at });
             }
         });
     }

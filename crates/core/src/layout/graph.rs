@@ -9,7 +9,9 @@
 //!    close a cycle are ignored.
 //! 3. **Order.** Barycentric crossing reduction: a few sweeps right and left,
 //!    each placing a node at the mean position of its neighbours.
-//! 4. **Coordinates.** Compact: each layer's nodes stacked, layers centred.
+//! 4. **Coordinates.** Each layer's nodes stacked, the layers shifted so
+//!    that the path runs along one horizontal line (a layer without a path
+//!    node centred on it).
 
 use crate::model::{Model, Role, TaskId};
 use serde::{Deserialize, Serialize};
@@ -218,13 +220,21 @@ pub fn layout(model: &Model, path: &[TaskId], opts: &GraphOptions) -> GraphLayou
         }
     }
     let order = crossing_reduction(&layers, &edges);
-    let mut height: f64 = 0.0;
     let layer_count = layers.iter().copied().max().map_or(0, |m| m + 1);
-    for col in &order {
-        height = height.max(col.len() as f64 * NODE_GAP);
-    }
+    // The path runs along one line: each layer is shifted so that its path
+    // node (or, without one, its middle) sits on it, the rest above and below.
+    let rows_above: Vec<f64> = order
+        .iter()
+        .map(|col| match col.iter().position(|&n| nodes[n as usize].on_path) {
+            Some(p) => p as f64 + 0.5,
+            None => col.len() as f64 / 2.0,
+        })
+        .collect();
+    let line = rows_above.iter().copied().fold(0.0, f64::max) * NODE_GAP;
+    let mut height: f64 = 0.0;
     for (layer, col) in order.iter().enumerate() {
-        let top = (height - col.len() as f64 * NODE_GAP) / 2.0;
+        let top = line - rows_above[layer] * NODE_GAP;
+        height = height.max(top + col.len() as f64 * NODE_GAP);
         for (i, &node) in col.iter().enumerate() {
             let nd = &mut nodes[node as usize];
             nd.x = NODE_W / 2.0 + 10.0 + layer as f64 * LAYER_GAP;

@@ -2,4 +2,5 @@
 
 pub mod flame;
 pub mod graph;
+pub mod graph_camera;
 pub mod timeline;
