@@ -15,6 +15,8 @@ use serde::{Deserialize, Serialize};
 
 /// Bytes of an unrecognised input quoted in its error.
 const UNRECOGNISED_EXCERPT: usize = 16;
+/// The head's length at which detection first looks.
+const FIRST_SNIFF: usize = 64;
 
 /// What is known of an input once read: its name, format, sizes, counts
 /// and diagnostics (everything but the parsed data).
@@ -88,6 +90,8 @@ impl From<CorruptStream> for Stop {
 struct Sink {
     name: String,
     stage: Stage,
+    /// The head's length at which detection next looks.
+    sniff_at: usize,
     decompressed: u64,
     diags: Diagnostics,
 }
@@ -99,19 +103,37 @@ impl Sink {
             Stage::Reading(_, reader) => reader.feed(bytes, &mut self.diags).map_err(Stop::Format),
             Stage::Detecting(head) => {
                 head.extend_from_slice(bytes);
-                self.detect(false)
+                // Sniffers look at the head as it reaches each power of two
+                // (up to SNIFF_LIMIT): the same views at any chunk size, and
+                // a head read over a few times, not once per chunk.
+                while let Stage::Detecting(head) = &self.stage {
+                    if head.len() < self.sniff_at {
+                        break;
+                    }
+                    let at = self.sniff_at;
+                    self.sniff_at = (at * 2).min(SNIFF_LIMIT.max(at + 1));
+                    self.detect_in(at, false)?;
+                }
+                Ok(())
             }
         }
     }
 
+    /// Detects the format from the whole head, at the end of the input.
     fn detect(&mut self, at_eof: bool) -> Result<(), Stop> {
+        self.detect_in(usize::MAX, at_eof)
+    }
+
+    /// Detects the format from the head's first `limit` bytes (and at most
+    /// [`SNIFF_LIMIT`]).
+    fn detect_in(&mut self, limit: usize, at_eof: bool) -> Result<(), Stop> {
         let Stage::Detecting(head) = &mut self.stage else { return Ok(()) };
-        let shown = &head[..head.len().min(SNIFF_LIMIT)];
+        let shown = &head[..head.len().min(SNIFF_LIMIT).min(limit)];
         let input = SniffInput { head: shown, at_eof: at_eof && shown.len() == head.len(), name: &self.name };
         match detect(input) {
             Detection::NeedMore => Ok(()),
             // Wait for a whole excerpt, so the error reads the same at any chunk size.
-            Detection::Unrecognised if !at_eof && head.len() < UNRECOGNISED_EXCERPT => Ok(()),
+            Detection::Unrecognised if !at_eof && shown.len() < UNRECOGNISED_EXCERPT => Ok(()),
             Detection::Unrecognised => Err(Stop::Unrecognised(head[..head.len().min(UNRECOGNISED_EXCERPT)].to_vec())),
             Detection::GaveUp(format) => {
                 let line = memchr::memchr_iter(b'\n', shown).count() as u64 + 1;
@@ -153,6 +175,7 @@ impl Ingest {
             sink: Sink {
                 name: name.to_owned(),
                 stage: Stage::Detecting(Vec::new()),
+                sniff_at: FIRST_SNIFF,
                 decompressed: 0,
                 diags: Diagnostics::new(),
             },
