@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 build=${GHC_BUILD_DIR:-/tmp/longpole-ghc-build}
 mkdir -p "$build"
-ghc -v0 -O2 -outputdir "$build" "$here/Count.hs" -o "$build/count"
+ghc -v0 -O2 -outputdir "$build/count-obj" "$here/Count.hs" -o "$build/count"
 longpole="$root/target/release/longpole"
 [ -x "$longpole" ] || (cd "$root" && cargo build --release -q -p longpole-cli)
 tmp=$(mktemp -d)

@@ -11,8 +11,9 @@ threads=${3:-200}
 here=$(cd "$(dirname "$0")" && pwd)
 build=${GHC_BUILD_DIR:-/tmp/longpole-ghc-build}
 mkdir -p "$build"
-ghc -v0 -O2 -threaded -eventlog -rtsopts -outputdir "$build" \
+ghc -v0 -O2 -threaded -eventlog -rtsopts -outputdir "$build/workload-obj" \
   "$here/Workload.hs" -o "$build/workload"
-"$build/workload" "$rounds" "$threads" \
-  +RTS -N2 -l -hT -i0.01 "-ol$out" -RTS >/dev/null
+case $out in /*) ;; *) out="$PWD/$out" ;; esac
+# -hT also writes workload.hp (the heap profile) into the current directory.
+(cd "$build" && ./workload "$rounds" "$threads" +RTS -N2 -l -hT -i0.01 "-ol$out" -RTS >/dev/null)
 ls -l "$out"
