@@ -1,0 +1,41 @@
+#!/bin/sh
+# Whole processes side by side in one run, on one GHC eventlog:
+#   longpole analyze (target/release/longpole), the ghc-events counter
+#   (Count.hs, Debian's ghc and libghc-ghc-events-dev) and wc -l (I/O floor).
+# Each is run RUNS times, interleaved; prints median and spread (min-max) of
+# wall time and peak RSS (/usr/bin/time -f '%e %M'), and the ratios.
+# Usage: compare.sh EVENTLOG [RUNS]
+set -eu
+log=${1:?usage: compare.sh EVENTLOG [RUNS]}
+runs=${2:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+build=${GHC_BUILD_DIR:-/tmp/longpole-ghc-build}
+mkdir -p "$build"
+ghc -v0 -O2 -outputdir "$build/count-obj" "$here/Count.hs" -o "$build/count"
+longpole="$root/target/release/longpole"
+[ -x "$longpole" ] || (cd "$root" && cargo build --release -q -p longpole-cli)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+i=0
+while [ "$i" -lt "$runs" ]; do
+  /usr/bin/time -a -o "$tmp/longpole" -f '%e %M' "$longpole" analyze "$log" >/dev/null
+  /usr/bin/time -a -o "$tmp/ghc-events" -f '%e %M' "$build/count" "$log" >/dev/null
+  /usr/bin/time -a -o "$tmp/wc" -f '%e %M' wc -l "$log" >/dev/null
+  i=$((i + 1))
+done
+# median, min and max of column $1 of file $2
+summ() { cut -d' ' -f"$1" "$2" | sort -n | awk '{v[NR]=$1} END {printf "%s %s %s", v[int((NR+1)/2)], v[1], v[NR]}'; }
+size=$(stat -c %s "$log" 2>/dev/null || wc -c <"$log")
+echo "eventlog: $log ($((size / 1000000)) MB), $runs runs each, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-12s %-28s %s\n' tool 'wall s: median (min-max)' 'peak RSS MB: median (min-max)'
+for t in longpole ghc-events wc; do
+  set -- $(summ 1 "$tmp/$t") $(summ 2 "$tmp/$t")
+  printf '%-12s %-28s %s\n' "$t" "$1 ($2-$3)" "$(($4 / 1024)) ($(($5 / 1024))-$(($6 / 1024)))"
+done
+lp=$(summ 1 "$tmp/longpole" | cut -d' ' -f1)
+ge=$(summ 1 "$tmp/ghc-events" | cut -d' ' -f1)
+wcm=$(summ 1 "$tmp/wc" | cut -d' ' -f1)
+awk -v lp="$lp" -v ge="$ge" -v wc="$wcm" 'BEGIN {
+  printf "ghc-events / longpole (median wall): %.2fx\n", ge / lp
+  if (wc > 0) printf "longpole / wc -l (median wall): %.1fx\n", lp / wc }'
