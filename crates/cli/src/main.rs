@@ -1,6 +1,7 @@
 //! `longpole`: the command-line face of longpole-core. It reads files from
-//! disk in slices, exactly as the browser's worker does, and prints what the
-//! core computes. No analysis lives here.
+//! disk ([`read`]) and prints what the core computes. No analysis lives here.
+
+mod read;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -11,20 +12,20 @@ use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::report::evobench;
-use longpole_core::{export, reconcile, report, Ingest, Input};
-use std::fs::File;
-use std::io::{Read, Write};
+use longpole_core::{export, reconcile, report};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Size of the slices files are read in.
-const SLICE: usize = 4 << 20;
 
 #[derive(Parser)]
 #[command(name = "longpole", version, about = "Find the long pole in any execution log")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Threads to read files on (default: every core); the output is the
+    /// same for any count.
+    #[arg(long, global = true)]
+    threads: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -120,24 +121,6 @@ enum OutputFormat {
     Json,
 }
 
-fn read(path: &Path) -> Result<Input> {
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut ingest = Ingest::new(&name);
-    if let Ok(meta) = file.metadata() {
-        ingest.expect_bytes(meta.len());
-    }
-    let mut buf = vec![0; SLICE];
-    loop {
-        let n = file.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
-        if n == 0 {
-            break;
-        }
-        ingest.feed(&buf[..n])?;
-    }
-    Ok(ingest.finish()?)
-}
-
 /// Writes to stdout; a reader that went away (`| head`) is not an error.
 fn emit(text: &str) -> Result<()> {
     match std::io::stdout().lock().write_all(text.as_bytes()) {
@@ -147,9 +130,13 @@ fn emit(text: &str) -> Result<()> {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    let threads = cli.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let read_all = |files: &[&Path]| read::read_all(files, threads);
+    let read = |file: &Path| read_all(&[file]).map(|mut inputs| inputs.remove(0));
     match cli.command {
         Command::Analyze { files, graph, format, group_b, field, kind } => {
-            let inputs = files.iter().chain(&group_b).chain(&graph).map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+            let inputs =
+                read_all(&files.iter().chain(&group_b).chain(&graph).map(PathBuf::as_path).collect::<Vec<_>>())?;
             let analysis = reconcile(inputs);
             let comparison = if group_b.is_empty() {
                 None
@@ -179,7 +166,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Export { files, to, kind, output } => {
-            let inputs = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+            let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
             let analysis = reconcile(inputs);
             let target = match to {
                 Export::Chrome => Some(Target::Chrome),
@@ -239,7 +226,7 @@ fn run(cli: Cli) -> Result<()> {
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
         Command::Dump { files, ghc_events_show: false, mal_statements: false } => {
-            let inputs = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+            let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
             for d in &reconcile(inputs).datasets {
                 emit(&longpole_core::dump::tasks(&d.model))?;
             }
