@@ -11,6 +11,7 @@ pub mod graph_worker;
 pub mod hooks;
 pub mod protocol;
 pub mod samples;
+pub mod shared;
 pub mod state;
 pub mod warm_up;
 pub mod worker;

@@ -2,6 +2,7 @@
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
 use crate::protocol::{Progress, Response, RunId};
+use crate::shared::Shared;
 use longpole_core::analysis::evobench::Change;
 use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
@@ -32,9 +33,9 @@ pub enum Phase {
         /// The files' names.
         names: Vec<String>,
         /// What was found.
-        summary: Rc<Summary>,
+        summary: Shared<Summary>,
         /// What the views show, when the inputs make a run.
-        view: Option<Rc<RunView>>,
+        view: Option<Shared<RunView>>,
         /// How long it took, ms.
         elapsed_ms: f64,
         /// The worker's memory after the analysis, bytes.
@@ -78,13 +79,13 @@ pub struct Explore {
     /// The selected task.
     pub selected: Option<u32>,
     /// Its details, once the worker sent them.
-    pub details: Option<Rc<TaskDetails>>,
+    pub details: Option<Shared<TaskDetails>>,
     /// The timeline's bars for the current viewport.
-    pub bars: Rc<Vec<RowBars>>,
+    pub bars: Shared<Vec<RowBars>>,
     /// ya's report as text, once asked for.
-    pub report_text: Option<Rc<str>>,
+    pub report_text: Option<Shared<str>>,
     /// The dependency graph, once laid out.
-    pub graph: Option<Rc<GraphLayout>>,
+    pub graph: Option<Shared<GraphLayout>>,
     /// Folded groups (kinds) the user unfolded.
     pub unfold: Vec<u32>,
     /// Where the graph view looks; `None` until it opens on the path.
@@ -94,11 +95,11 @@ pub struct Explore {
     /// How the flame graph is shown.
     pub flame: FlameView,
     /// Its frames for that view, once the worker laid them out.
-    pub flame_boxes: Option<Rc<Vec<FlameBox>>>,
+    pub flame_boxes: Option<Shared<Vec<FlameBox>>>,
     /// The last comparison of two groups of runs.
-    pub comparison: Option<Rc<Vec<Change>>>,
+    pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over runs of a statistic other than the mean, once asked for.
-    pub summary: Option<(String, Rc<Vec<StatRow>>)>,
+    pub summary: Option<(String, Shared<Vec<StatRow>>)>,
 }
 
 /// How the flame graph is shown.
@@ -120,7 +121,7 @@ impl Default for Explore {
             window: None,
             selected: None,
             details: None,
-            bars: Rc::new(Vec::new()),
+            bars: Shared::new(Vec::new()),
             report_text: None,
             graph: None,
             unfold: Vec::new(),
@@ -155,7 +156,7 @@ impl Default for AppState {
 
 impl AppState {
     /// The view of the ready run, if any.
-    pub fn view(&self) -> Option<&Rc<RunView>> {
+    pub fn view(&self) -> Option<&Shared<RunView>> {
         match &self.phase {
             Phase::Ready { view, .. } => view.as_ref(),
             _ => None,
@@ -236,31 +237,33 @@ impl Reducible for AppState {
                     };
                     next.phase = Phase::Ready {
                         names,
-                        summary: Rc::new(summary),
-                        view: view.map(|v| Rc::new(*v)),
+                        summary: Shared::new(summary),
+                        view: view.map(|v| Shared::new(*v)),
                         elapsed_ms,
                         memory_bytes,
                     };
-                    next.explore = Explore { bars: Rc::new(bars), ..Explore::default() };
+                    next.explore = Explore { bars: Shared::new(bars), ..Explore::default() };
                 }
-                Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Rc::new(rows),
-                Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Rc::new(*layout)),
+                Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Shared::new(rows),
+                Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Shared::new(*layout)),
                 Response::Flame { run, kind, root, boxes }
                     if run == self.run && (kind, root) == (self.explore.flame.kind, self.explore.flame.root) =>
                 {
-                    next.explore.flame_boxes = Some(Rc::new(boxes))
+                    next.explore.flame_boxes = Some(Shared::new(boxes))
                 }
-                Response::Comparison { run, rows } if run == self.run => next.explore.comparison = Some(Rc::new(rows)),
+                Response::Comparison { run, rows } if run == self.run => {
+                    next.explore.comparison = Some(Shared::new(rows))
+                }
                 Response::Summary { run, field, rows } if run == self.run => {
-                    next.explore.summary = Some((field, Rc::new(rows)))
+                    next.explore.summary = Some((field, Shared::new(rows)))
                 }
                 Response::ReportText { run, text } if run == self.run => {
-                    next.explore.report_text = Some(Rc::from(text))
+                    next.explore.report_text = Some(Shared::from(text))
                 }
                 Response::Details { run, details }
                     if run == self.run && Some(details.task.id) == self.explore.selected =>
                 {
-                    next.explore.details = Some(Rc::new(*details));
+                    next.explore.details = Some(Shared::new(*details));
                 }
                 Response::Failed { run, message } if run == self.run || run == 0 => {
                     next.phase = Phase::Failed { message }

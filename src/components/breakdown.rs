@@ -1,6 +1,7 @@
 //! The strip under the chart: how much of the path is prepare, copy, each
 //! run type, and waiting.
 
+use crate::shared::Shared;
 use longpole_core::dump::duration_label;
 use longpole_core::render::palette;
 use longpole_core::view::{PathView, RunView};
@@ -12,7 +13,7 @@ pub struct BreakdownProps {
     /// The path.
     pub path: PathView,
     /// The run (for kind colours).
-    pub view: std::rc::Rc<RunView>,
+    pub view: Shared<RunView>,
 }
 
 /// The breakdown strip.

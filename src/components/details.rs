@@ -2,17 +2,17 @@
 //! links, and whether it is on the path.
 
 use crate::format::bytes;
+use crate::shared::Shared;
 use crate::state::Action;
 use longpole_core::dump::{duration_label, ms};
 use longpole_core::view::{TaskDetails, TaskRow};
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`Details`].
 #[derive(Properties, PartialEq)]
 pub struct DetailsProps {
     /// The details, once known.
-    pub details: Option<Rc<TaskDetails>>,
+    pub details: Option<Shared<TaskDetails>>,
     /// The selected task.
     pub selected: Option<u32>,
     /// Is it on ya's critical path?

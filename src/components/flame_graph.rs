@@ -5,6 +5,7 @@
 
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
+use crate::shared::Shared;
 use crate::state::{Action, FlameView};
 use longpole_core::analysis::flame::{FlameGraph as Graph, FlameNode};
 use longpole_core::layout::flame::FlameBox;
@@ -22,7 +23,7 @@ pub struct FlameGraphProps {
     /// How it is shown.
     pub flame: FlameView,
     /// The frames, once laid out.
-    pub boxes: Option<Rc<Vec<FlameBox>>>,
+    pub boxes: Option<Shared<Vec<FlameBox>>>,
     /// The worker.
     pub worker: AnalysisWorker,
     /// Actions.

@@ -5,9 +5,9 @@
 //! thousand per frame, so drawing a big result is never one long task. The
 //! `analysis-ready` marker appears when all of them are in the DOM.
 
+use crate::shared::Shared;
 use longpole_core::model::NANOS_PER_MS;
 use longpole_core::view::RunView;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -19,7 +19,7 @@ const STEPS_PER_FRAME: usize = 2_000;
 #[derive(Properties, PartialEq)]
 pub struct RunFactsProps {
     /// The run.
-    pub view: Rc<RunView>,
+    pub view: Shared<RunView>,
 }
 
 /// The facts.

@@ -17,6 +17,7 @@ use super::timeline::Timeline;
 use crate::format::{bytes, group, millis};
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
+use crate::shared::Shared;
 use crate::state::{Action, Explore, Tab};
 use longpole_core::dump::duration_label;
 use longpole_core::export::run::Target;
@@ -32,9 +33,9 @@ pub struct RunViewProps {
     /// The run.
     pub run: RunId,
     /// The inputs' summary.
-    pub summary: Rc<Summary>,
+    pub summary: Shared<Summary>,
     /// What the run holds.
-    pub view: Rc<View>,
+    pub view: Shared<View>,
     /// How it is explored.
     pub explore: Explore,
     /// The time window shown.

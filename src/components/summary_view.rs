@@ -2,16 +2,16 @@
 
 use super::diagnostics_list::DiagnosticsList;
 use crate::format::{bytes, group, millis};
+use crate::shared::Shared;
 use longpole_core::model::NANOS_PER_MS;
 use longpole_core::Summary;
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`SummaryView`].
 #[derive(Properties, PartialEq)]
 pub struct SummaryViewProps {
     /// What was found.
-    pub summary: Rc<Summary>,
+    pub summary: Shared<Summary>,
     /// How long reading took, ms.
     pub elapsed_ms: f64,
 }

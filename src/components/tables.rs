@@ -9,12 +9,12 @@ use super::mal_tables::mal_tables;
 use super::starrocks_tables::starrocks_tables;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
+use crate::shared::Shared;
 use crate::state::Action;
 use longpole_core::analysis::evobench::Change;
 use longpole_core::dump::duration_label;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::view::{RunView, StatRow, TaskRow};
-use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -209,11 +209,11 @@ pub struct TablesProps {
     /// The run's id.
     pub run: RunId,
     /// The run.
-    pub view: Rc<RunView>,
+    pub view: Shared<RunView>,
     /// The last comparison of evobench runs.
-    pub comparison: Option<Rc<Vec<Change>>>,
+    pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over evobench runs of another statistic than the mean.
-    pub summary: Option<(String, Rc<Vec<StatRow>>)>,
+    pub summary: Option<(String, Shared<Vec<StatRow>>)>,
     /// The worker (evobench exports and comparisons).
     pub worker: AnalysisWorker,
     /// The selected task.

@@ -7,6 +7,7 @@
 
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId, FIRST_HEIGHT, FIRST_WIDTH, LANE_MARGIN};
+use crate::shared::Shared;
 use crate::state::Action;
 use longpole_core::dump::duration_label;
 use longpole_core::formats::FormatId;
@@ -27,9 +28,9 @@ pub struct TimelineProps {
     /// The run.
     pub run: RunId,
     /// What the run holds.
-    pub view: Rc<RunView>,
+    pub view: Shared<RunView>,
     /// The bars of the visible lanes.
-    pub bars: Rc<Vec<RowBars>>,
+    pub bars: Shared<Vec<RowBars>>,
     /// The time window shown, ns.
     pub window: (Nanos, Nanos),
     /// Outline the blocking chain instead of ya's path.
@@ -49,8 +50,8 @@ fn r(x: f64) -> String {
 /// Properties of [`BarsLayer`].
 #[derive(Properties, PartialEq)]
 struct BarsLayerProps {
-    view: Rc<RunView>,
-    bars: Rc<Vec<RowBars>>,
+    view: Shared<RunView>,
+    bars: Shared<Vec<RowBars>>,
     viewport: Viewport,
     selected: Option<u32>,
 }

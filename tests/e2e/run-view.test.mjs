@@ -170,17 +170,19 @@ test('the dependency graph shows the path, folds big graphs, unfolds on click, a
     await app.page.getByTestId('sample-distbuild').click();
     await app.page.getByTestId('analysis-ready').waitFor();
     await app.page.getByTestId('tab-graph').click();
-    await app.page.getByTestId('dep-graph').waitFor();
+    await app.page.locator('.graph[data-scale]').waitFor();
+    // The view draws what it shows: Fit shows every node, groups included.
+    await app.page.getByTestId('graph-fit').click();
     const pathNodes = await app.page.locator('.graph .node.on-path').count();
     const pathLength = await app.page.getByTestId('critical-path-task').count();
     assert.equal(pathNodes, pathLength, 'every step of the path is a highlighted node');
     const before = await app.page.getByTestId('graph-summary').textContent();
     assert.match(before, /tasks folded into groups/);
-    // Groups lie off the path's view: Fit brings them in.
-    await app.page.getByTestId('graph-fit').click();
     await app.page.locator('.graph .node.group').first().click({ force: true });
     await app.page.waitForFunction((b) => document.querySelector('[data-testid="graph-summary"]')?.textContent !== b, before);
     const uid = await app.page.getByTestId('critical-path-task').nth(1).getAttribute('data-uid');
+    // The unfolded layout is bigger: Fit again, then click a path step.
+    await app.page.getByTestId('graph-fit').click();
     await app.page.locator('.graph .node.on-path[data-task]').first().dispatchEvent('click');
     await app.page.getByTestId('details-uid').waitFor();
     const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('export-graph-svg').click()]);

@@ -6,14 +6,17 @@
 //!
 //!     cargo run --release -p longpole-bench --bin graph-bench [NODES...]
 //!
-//! Prints a Markdown table: tasks, drawn nodes and edges, then the median
-//! (and min–max) of 5 runs of each step, in ms.
+//! Prints a Markdown table: tasks, laid-out nodes and edges, then the median
+//! (and min–max) of 5 runs of each step, in ms; then what one view draws
+//! (the page draws only that: `graph_view`) at the opening camera and with
+//! everything fitted, in a 1000 × 700 px viewport.
 
 use longpole_core::analysis::critical_path::ya_path;
 use longpole_core::export::run::full_view;
 use longpole_core::ingest::read_bytes;
 use longpole_core::layout::graph::{layout, GraphOptions};
 use longpole_core::layout::graph_camera::Camera;
+use longpole_core::layout::graph_view::graph_view;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::reconcile;
 use longpole_core::render::graph_svg::graph_svg;
@@ -40,8 +43,9 @@ fn time<T>(mut f: impl FnMut() -> T) -> (String, T) {
 fn main() {
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![10_000, 100_000] } else { sizes };
+    let mut views = Vec::new();
     println!(
-        "| nodes | tasks | drawn nodes | drawn edges | layout, ms | opening view, ms | SVG drawing, ms | SVG size |"
+        "| nodes | tasks | laid-out nodes | laid-out edges | layout, ms | opening camera, ms | whole SVG, ms | SVG size |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     for nodes in sizes {
@@ -61,6 +65,18 @@ fn main() {
         let (layout_ms, drawn) = time(|| layout(&d.model, &path.tasks, &GraphOptions::default()));
         let (camera_ms, _) = time(|| Camera::opening(&drawn, 1000.0, 700.0));
         let (svg_ms, svg) = time(|| graph_svg(&view, &drawn, "bench"));
+        for (name, camera) in
+            [("opening", Camera::opening(&drawn, 1000.0, 700.0)), ("fit", Camera::everything(&drawn, 1000.0, 700.0))]
+        {
+            let (ms, v) = time(|| graph_view(&drawn, camera, 1000.0, 700.0));
+            views.push(format!(
+                "| {nodes} | {name} | {} | {} | {} | {} | {ms} |",
+                v.nodes.len(),
+                v.blocks.iter().map(|b| b.count).sum::<usize>(),
+                v.edges,
+                if v.labels { "yes" } else { "no" }
+            ));
+        }
         println!(
             "| {nodes} | {} | {} | {} | {layout_ms} | {camera_ms} | {svg_ms} | {:.1} MB |",
             d.model.tasks().len(),
@@ -68,5 +84,11 @@ fn main() {
             drawn.edges.len(),
             svg.len() as f64 / 1e6
         );
+    }
+    println!();
+    println!("| nodes | view | nodes as elements | nodes as blocks | edges drawn | labels | choosing them, ms |");
+    println!("|---|---|---|---|---|---|---|");
+    for row in views {
+        println!("{row}");
     }
 }

@@ -62,6 +62,18 @@ pub struct GraphNode {
     pub on_path: bool,
 }
 
+impl GraphNode {
+    /// Half its drawn width and height, px: a transfer is a dot of 8 px,
+    /// anything else a box of [`NODE_W`] × [`NODE_H`].
+    pub fn half_size(&self) -> (f64, f64) {
+        if self.small {
+            (4.0, 4.0)
+        } else {
+            (NODE_W / 2.0, NODE_H / 2.0)
+        }
+    }
+}
+
 /// An edge of the drawing, from a node to one it waited for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GraphEdge {

@@ -3,11 +3,11 @@
 //! person makes with it — open on the path, zoom around the cursor, pan,
 //! fit everything, fit one node, centre on a task.
 
-use super::graph::{GraphLayout, GraphNode, NODE_H, NODE_W};
+use super::graph::{GraphLayout, GraphNode};
 use serde::{Deserialize, Serialize};
 
 /// Smallest and largest scale.
-pub const MIN_SCALE: f64 = 0.02;
+pub const MIN_SCALE: f64 = 0.001;
 /// Largest scale.
 pub const MAX_SCALE: f64 = 4.0;
 /// The least scale the graph opens at, so that its 10 px labels stay
@@ -55,8 +55,8 @@ impl Bounds {
 
 /// The box one node takes.
 fn node_bounds(n: &GraphNode) -> Bounds {
-    let (w, h) = if n.small { (8.0, 8.0) } else { (NODE_W, NODE_H) };
-    Bounds { x0: n.x - w / 2.0, y0: n.y - h / 2.0, x1: n.x + w / 2.0, y1: n.y + h / 2.0 }
+    let (hw, hh) = n.half_size();
+    Bounds { x0: n.x - hw, y0: n.y - hh, x1: n.x + hw, y1: n.y + hh }
 }
 
 impl Camera {

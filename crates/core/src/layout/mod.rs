@@ -3,4 +3,5 @@
 pub mod flame;
 pub mod graph;
 pub mod graph_camera;
+pub mod graph_view;
 pub mod timeline;

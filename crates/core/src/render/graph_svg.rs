@@ -2,6 +2,7 @@
 
 use super::{escape, palette};
 use crate::layout::graph::{GraphLayout, NODE_H, NODE_W};
+use crate::layout::graph_view::Curve;
 use crate::view::RunView;
 use std::fmt::Write;
 
@@ -21,21 +22,10 @@ pub fn graph_svg(view: &RunView, g: &GraphLayout, title: &str) -> String {
     let _ = writeln!(s, "<title>{}</title>", escape(title));
     let _ = writeln!(s, r##"<rect x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>"##);
     for e in &g.edges {
-        let (a, b) = (&g.nodes[e.from as usize], &g.nodes[e.to as usize]);
-        let (x1, x2) = (a.x - if a.small { 4.0 } else { NODE_W / 2.0 }, b.x + if b.small { 4.0 } else { NODE_W / 2.0 });
         let (stroke, width) = if e.on_path { (palette::CRITICAL, 2.0) } else { ("#c4c8ce", 1.0) };
-        let _ = writeln!(
-            s,
-            r#"<path d="M{} {} C{} {} {} {} {} {}" fill="none" stroke="{stroke}" stroke-width="{width}"/>"#,
-            r(x1),
-            r(a.y),
-            r((x1 + x2) / 2.0),
-            r(a.y),
-            r((x1 + x2) / 2.0),
-            r(b.y),
-            r(x2),
-            r(b.y)
-        );
+        let mut d = String::new();
+        Curve::of(g, e).write_d(&mut d);
+        let _ = writeln!(s, r#"<path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"/>"#);
     }
     for n in &g.nodes {
         let kind = view.kinds.get(n.kind as usize);
