@@ -59,6 +59,10 @@ def inputs():
     yield "markup.json", chrome([x('<script>window.pwned=1</script>"><img src=x onerror="window.pwned=2">', 0, 10)]), "read", r"<script>window\.pwned=1</script>"
     yield "cut-header.eventlog", ghc[:40], "error", r"^cut-header\.eventlog: not a valid GHC eventlog at byte 8: the header ends before its event types do"
     yield "cut.eventlog", ghc[: len(ghc) // 2], "read", r"byte \d+: warning \[ghc-eventlog\.truncated\]: the eventlog stops without its end marker"
+    etb = ghc.index(b"etb\x00") + 4
+    yield "huge-description.eventlog", ghc[: etb + 4] + b"\xff\xff\xff\xf0" + ghc[etb + 8 :], "error", r"^huge-description\.eventlog: not a valid GHC eventlog at byte 8: the header ends before its event types do: event type 0 at byte 8 declares a description of 4294967280 bytes; the file ends after \d+ bytes"
+    yield "huge-event.eventlog", ghc[: etb + 2] + b"\x7f\xff" + ghc[etb + 4 :], "read", r"warning \[ghc-eventlog\.truncated\]: the eventlog stops without its end marker, inside an event of type 0 at byte \d+ that declares 32767 bytes of payload, with \d+ left: the file was cut, or that size is wrong"
+    yield "huge-window.log.zst", b"\x28\xb5\x2f\xfd\x00\xf8\x01\x00\x00" + b"x" * 100, "error", r"^huge-window\.log\.zst: corrupt zstd data near compressed byte 0: .*window_size is too big; Requested: 2199023255552"
     yield "cut.profile.txt", starrocks[: len(starrocks) // 3], "read", r"StarRocks query profile, [\d,]+ bytes"
     yield "bad-version.ninja_log", b"# ninja log v99\n1\t2\t0\tout\tdeadbeef\n", "read", r"line 1: warning \[ninja\.version\]: version 99"
     yield "bad-line.ninja_log", b"# ninja log v5\n1\t2\n", "read", r"line 2: warning \[ninja\.fields\]: 2 tab-separated fields instead of 5"

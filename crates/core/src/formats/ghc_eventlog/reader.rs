@@ -121,7 +121,13 @@ pub(super) struct Reader {
     base: u64,
     /// The current block: (cap, file offset where it ends).
     block: Option<(Option<u16>, u64)>,
+    /// In the header: what the bytes still missing were declared as.
+    waiting_for: Option<String>,
 }
+
+/// The longest header read. GHC writes about 10 KB (some 200 event types);
+/// a longer one is an impossible size, and reading on would hold the file.
+const MAX_HEADER: usize = 1 << 20;
 
 /// The header parse needs more bytes.
 struct More;
@@ -132,6 +138,30 @@ impl Reader {
     fn error(&self, at: usize, len: usize, message: &str) -> FormatError {
         let end = at.saturating_add(len).min(self.pending.len());
         FormatError::new(TITLE, Position::Byte(self.base + at as u64), message, &self.pending[at.min(end)..end])
+    }
+
+    /// The header did not end: says where, what it was waiting for and why it stopped.
+    fn header_error(&self, why: &str) -> FormatError {
+        let waiting = self.waiting_for.as_ref().map(|w| format!(": {w}")).unwrap_or_default();
+        let message = format!("the header ends before its event types do{waiting}; {why}");
+        self.error(self.at.min(self.pending.len()), 64, &message)
+    }
+
+    /// The event cut at the end of the data, if any: its type, offset,
+    /// declared payload size and the bytes left for it.
+    fn cut_event(&self) -> Option<String> {
+        let p = &self.pending[self.at..];
+        let ty = be16(p.get(..2)?);
+        let size = self.log.event_type(ty)?.size;
+        let (len, head) = match size {
+            Some(n) => (usize::from(n), 10),
+            None => (usize::from(be16(p.get(10..12)?)), 12),
+        };
+        Some(format!(
+            "an event of type {ty} at byte {} that declares {len} bytes of payload, with {} left",
+            self.base + self.at as u64,
+            p.len().saturating_sub(head)
+        ))
     }
 
     /// Parses header parts from `self.at`; Ok(true) when the data section starts.
@@ -163,11 +193,20 @@ impl Reader {
                     let size = be16(&p[at + 6..]);
                     let desc_len = be32(&p[at + 8..]) as usize;
                     if let Err(m) = need(desc_len.saturating_add(12 + 4), at) {
+                        self.waiting_for = Some(format!(
+                            "event type {id} at byte {} declares a description of {desc_len} bytes",
+                            self.base + at as u64
+                        ));
                         return Ok(Err(m));
                     }
                     let extra_len = be32(&p[at + 12 + desc_len..]) as usize;
                     let end = (at + 12 + desc_len + 4).saturating_add(extra_len);
                     if let Err(m) = need(4, end) {
+                        self.waiting_for = Some(format!(
+                            "event type {id} at byte {} runs to byte {} (a {desc_len}-byte description, {extra_len} bytes of extra information, its end marker)",
+                            self.base + at as u64,
+                            (self.base + end as u64).saturating_add(4)
+                        ));
                         return Ok(Err(m));
                     }
                     if &p[end..end + 4] != b"ete\0" {
@@ -300,11 +339,16 @@ impl FormatReader for Reader {
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
         match self.stage {
             Stage::Header => {
+                self.waiting_for = None;
                 self.pending.extend_from_slice(chunk);
                 if let Ok(true) = self.header()? {
                     self.log.header = self.pending[..self.at].to_vec();
                     self.stage = Stage::Data;
                     self.data_in_pending(diags);
+                } else if self.pending.len() > MAX_HEADER {
+                    return Err(self.header_error(&format!(
+                        "the header goes on past {MAX_HEADER} bytes without its end (GHC writes about 10 KB)"
+                    )));
                 }
             }
             Stage::Data => self.data(chunk, diags),
@@ -315,19 +359,21 @@ impl FormatReader for Reader {
 
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
         if self.stage == Stage::Header {
-            return Err(self.error(
-                self.at.min(self.pending.len()),
-                usize::MAX,
-                "the header ends before its event types do",
-            ));
+            return Err(
+                self.header_error(&format!("the file ends after {} bytes", self.base + self.pending.len() as u64))
+            );
         }
         if self.stage == Stage::Data {
+            let cut = match self.cut_event() {
+                Some(event) => format!("inside {event}: the file was cut, or that size is wrong"),
+                None => "the file was cut".to_string(),
+            };
             diags.report(
                 Severity::Warning,
                 "ghc-eventlog.truncated",
                 Position::Byte(self.base + self.at as u64),
                 format!(
-                    "the eventlog stops without its end marker: the file was cut; the {} events before the cut were read",
+                    "the eventlog stops without its end marker, {cut}; the {} events before it were read",
                     self.log.events.len()
                 ),
             );

@@ -121,3 +121,36 @@ fn events_larger_than_a_chunk_are_read_whole_at_any_cut() {
         assert!(write(&read) == bytes, "chunk {chunk}");
     }
 }
+
+#[test]
+fn impossible_sizes_are_named_with_their_figures_at_any_chunk_size() {
+    let bytes = std::fs::read(corpus("ghc-eventlog/unicode.eventlog")).unwrap();
+    let etb = bytes.windows(4).position(|w| w == b"etb\0").unwrap() + 4;
+    // An event type declaring a 4 GB description: one error, the same whatever the chunks.
+    let mut huge = bytes.clone();
+    huge[etb + 4..etb + 8].copy_from_slice(&0xFFFF_FFF0u32.to_be_bytes());
+    let errors: Vec<String> =
+        [1, 7, 4096, huge.len()].iter().map(|&c| read_bytes("h.eventlog", &huge, c).unwrap_err().to_string()).collect();
+    assert!(errors[0].contains("event type 0 at byte 8 declares a description of 4294967280 bytes"), "{}", errors[0]);
+    assert!(errors[0].contains(&format!("the file ends after {} bytes", huge.len())), "{}", errors[0]);
+    assert!(errors.iter().all(|e| *e == errors[0]), "{errors:?}");
+    // An event type declaring 32,767-byte events: the events before the first are kept.
+    let mut big = bytes.clone();
+    big[etb + 2..etb + 4].copy_from_slice(&32_767u16.to_be_bytes());
+    let messages: Vec<Vec<String>> = [1, 7, 4096, big.len()]
+        .iter()
+        .map(|&c| {
+            read_bytes("b.eventlog", &big, c)
+                .unwrap()
+                .info
+                .diagnostics
+                .kept()
+                .iter()
+                .map(|d| d.message.clone())
+                .collect()
+        })
+        .collect();
+    assert_eq!(messages[0].len(), 1);
+    assert!(messages[0][0].contains("that declares 32767 bytes of payload"), "{:?}", messages[0]);
+    assert!(messages.iter().all(|m| *m == messages[0]));
+}
