@@ -88,7 +88,7 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
                         html! {
                             <g class={classes!("frame", b.hot.then_some("hot"))} {onclick} data-testid="flame-frame"
                                 data-name={n.name.clone()} data-hot={b.hot.to_string()}>
-                                <title>{ format!("{}\ntotal {total} ({share:.1}%), self {own}", if n.path.is_empty() { &n.name } else { &n.path }) }</title>
+                                <title>{ format!("{}\ntotal {total} ({share:.1}%), self {own}", Some(graph.path_of(b.node)).filter(|p| !p.is_empty()).unwrap_or_else(|| n.name.clone())) }</title>
                                 <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{w:.1}")} height={format!("{}", FRAME_H - 1.0)}
                                     fill={frame_fill(&n.name, n.grouping)} />
                                 if let Some(label) = fit_label(&n.name, w - 6.0) {

@@ -48,7 +48,9 @@ pub struct Measure {
 pub struct FlameNode {
     /// Its label (`thread`, `main|fib`, `sum_of_fibs n=27`); the root is `all`.
     pub name: String,
-    /// Its `A:` path (empty for the root).
+    /// Its path as its format names it (evobench's `A:` path); empty for
+    /// the root, and where the path is the names from the root joined by
+    /// `;` ([`FlameGraph::path_of`] gives either).
     pub path: String,
     /// Its parent (`None` for the root, node 0).
     pub parent: Option<u32>,
@@ -97,18 +99,40 @@ impl FlameGraph {
             n.self_time = below.map(|b| b.map(|_| 0));
             return;
         }
-        for (i, measure) in self.measures.iter().enumerate() {
+        let mut over = Vec::new();
+        for (i, below) in below.iter().enumerate().take(self.measures.len()) {
             n.self_time[i] = n.total[i].map(|t| {
-                let children = below[i].unwrap_or(0);
+                let children = below.unwrap_or(0);
                 if children > t {
-                    self.warnings.push(format!(
-                        "{}: children's {} ({children}) exceeds the frame's own ({t}); self counted as 0",
-                        n.path, measure.title
-                    ));
+                    over.push((i, children, t));
                 }
                 t.saturating_sub(children)
             });
         }
+        for (i, children, t) in over {
+            self.warnings.push(format!(
+                "{}: children's {} ({children}) exceeds the frame's own ({t}); self counted as 0",
+                self.path_of(id),
+                self.measures[i].title
+            ));
+        }
+    }
+
+    /// Node `id`'s path: as its format named it, else its names from the
+    /// root (left out) joined by `;`.
+    pub fn path_of(&self, id: u32) -> String {
+        let Some(n) = self.nodes.get(id as usize) else { return String::new() };
+        if !n.path.is_empty() || n.parent.is_none() {
+            return n.path.clone();
+        }
+        let mut names = Vec::new();
+        let mut at = Some(id);
+        while let Some(node) = at.and_then(|i| self.nodes.get(i as usize)).filter(|node| node.parent.is_some()) {
+            names.push(node.name.as_str());
+            at = node.parent;
+        }
+        names.reverse();
+        names.join(";")
     }
 
     /// The hottest path for measure `m`: from the root, each time the child

@@ -343,35 +343,32 @@ impl ThreadStacks {
 /// The flame graph of several threads' stacks: under the root, one frame
 /// per thread (`lane`), then the frames by name; equal stacks merge. One
 /// measure, `time` in ns.
-pub fn flame(threads: &[(String, &ThreadStacks)]) -> FlameGraph {
+pub fn flame<'a>(threads: &'a [(String, &'a ThreadStacks)]) -> FlameGraph {
     let measure = Measure { title: "time".to_owned(), name: "time_ns".to_owned(), unit: Unit::Nanos };
-    let node = |name: String, path: String, parent: Option<u32>| FlameNode {
-        name,
-        path,
+    // Paths are left empty: a node's is its names from the root
+    // (`FlameGraph::path_of`), and stacks hundreds deep would make them
+    // quadratic in memory.
+    let node = |name: &str, parent: Option<u32>| FlameNode {
+        name: name.to_owned(),
+        path: String::new(),
         parent,
         children: Vec::new(),
         grouping: false,
         total: [None; MEASURES],
         self_time: [None; MEASURES],
     };
-    let mut g = FlameGraph {
-        nodes: vec![node("all".to_owned(), String::new(), None)],
-        warnings: Vec::new(),
-        measures: vec![measure],
+    let mut g = FlameGraph { nodes: vec![node("all", None)], warnings: Vec::new(), measures: vec![measure] };
+    let mut child: FastMap<(u32, &str), u32> = FastMap::default();
+    let mut get = |g: &mut FlameGraph, parent: u32, name: &'a str| -> u32 {
+        *child.entry((parent, name)).or_insert_with(|| {
+            let id = g.nodes.len() as u32;
+            g.nodes.push(node(name, Some(parent)));
+            g.nodes[parent as usize].children.push(id);
+            id
+        })
     };
-    let mut child: FastMap<(u32, String), u32> = FastMap::default();
-    let mut get = |g: &mut FlameGraph, parent: u32, name: &str| -> u32 {
-        if let Some(&c) = child.get(&(parent, name.to_owned())) {
-            return c;
-        }
-        let p = &g.nodes[parent as usize];
-        let path = if p.path.is_empty() { name.to_owned() } else { format!("{};{name}", p.path) };
-        let id = g.nodes.len() as u32;
-        g.nodes.push(node(name.to_owned(), path, Some(parent)));
-        g.nodes[parent as usize].children.push(id);
-        child.insert((parent, name.to_owned()), id);
-        id
-    };
+    // Time spent with each flame node on top of the stack, by node id.
+    let mut own: Vec<Option<u64>> = Vec::new();
     for (lane, stacks) in threads {
         // Each node of the thread's call tree, as a flame node (made on first use).
         let mut placed: Vec<Option<u32>> = vec![None; stacks.nodes.len()];
@@ -393,14 +390,49 @@ pub fn flame(threads: &[(String, &ThreadStacks)]) -> FlameGraph {
                 parent = get(&mut g, parent, name);
                 placed[n as usize] = Some(parent);
             }
-            let mut at = placed[top as usize];
-            while let Some(f) = at.filter(|&f| f != 0) {
-                let t = &mut g.nodes[f as usize].total[0];
-                *t = Some(t.unwrap_or(0).saturating_add(ns));
-                at = g.nodes[f as usize].parent;
+            // The sample's time goes to its top frame; totals are summed up
+            // the tree once at the end (walking each sample's stack would be
+            // quadratic in the depth).
+            let f = placed[top as usize].unwrap_or(0) as usize;
+            if own.len() <= f {
+                own.resize(g.nodes.len(), None);
             }
+            own[f] = Some(own[f].unwrap_or(0).saturating_add(ns));
+        }
+    }
+    own.resize(g.nodes.len(), None);
+    // A child's id is above its parent's: children first, the root left to `fill`.
+    for f in (1..g.nodes.len()).rev() {
+        g.nodes[f].total[0] = own[f];
+        if let (Some(t), Some(p)) = (own[f], g.nodes[f].parent.filter(|&p| p != 0)) {
+            own[p as usize] = Some(own[p as usize].unwrap_or(0).saturating_add(t));
         }
     }
     g.fill(0);
     g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x(name: &str, ts: f64, dur: f64) -> Call<'_> {
+        Call { edge: Edge::Complete(dur), ts, name: Some(name), args: None }
+    }
+
+    #[test]
+    fn flame_paths_are_the_names_from_the_root_without_being_stored() {
+        let calls = [x("main", 0.0, 10.0), x("a", 1.0, 4.0), x("b", 2.0, 1.0), x("a", 6.0, 2.0)];
+        let stacks = ThreadStacks::from_calls(&calls);
+        let threads = [("Renderer / main".to_owned(), &stacks)];
+        let g = flame(&threads);
+        let b = g.nodes.iter().position(|n| n.name == "b").unwrap() as u32;
+        assert_eq!(g.path_of(b), "Renderer / main;main;a;b");
+        assert!(g.nodes.iter().all(|n| n.path.is_empty()));
+        assert_eq!(g.path_of(0), "");
+        // Both calls of `a` under `main` are one frame: 4 + 2 µs.
+        let a = g.nodes.iter().position(|n| n.name == "a").unwrap();
+        assert_eq!(g.nodes[a].total[0], Some(6_000));
+        assert_eq!(g.nodes.iter().filter(|n| n.name == "a").count(), 1);
+    }
 }
