@@ -7,7 +7,10 @@
 // worker warms up meanwhile (src/warm_up.rs); speedscope has nothing left
 // to load.
 //
-//   node tests/e2e/measure-vs-speedscope.mjs FILE...
+//   RUNS=5 SETTLE=0 node tests/e2e/measure-vs-speedscope.mjs FILE...
+//
+// RUNS (default 1) runs each tool that many times, in turn, and prints the
+// median and range of each and of the per-run speed-ups.
 //
 // The traces come from `chrome-bench` (nested X events on 8 threads):
 // `cargo run --release -p longpole-bench --bin chrome-bench -- 10 30 100`
@@ -76,13 +79,27 @@ async function speedscope(file) {
   }
 }
 
-console.log('| trace | longpole | speedscope 1.25 | speed-up |');
+const RUNS = Number(process.env.RUNS ?? 1);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const spread = (xs, f) => (xs.length > 1 ? `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : f(xs[0]));
+const secs = (x) => `${x.toFixed(2)} s`;
+const times = (x) => `${x.toFixed(1)}×`;
+
+console.log(`| trace | longpole | speedscope 1.25 | speed-up |${RUNS > 1 ? ` (median (min–max) of ${RUNS} runs, taken in turn)` : ''}`);
 console.log('|---|---|---|---|');
 for (const file of process.argv.slice(2)) {
   const mb = statSync(file).size / 1e6;
-  const ours = await longpole(file);
-  const theirs = await speedscope(file);
-  const shown = theirs === null ? `did not finish in ${LIMIT} s` : `${theirs.toFixed(2)} s`;
-  const ratio = theirs === null ? `> ${(LIMIT / ours).toFixed(0)}×` : `${(theirs / ours).toFixed(1)}×`;
-  console.log(`| ${mb.toFixed(0)} MB | ${ours.toFixed(2)} s | ${shown} | ${ratio} |`);
+  const ours = [];
+  const theirs = [];
+  for (let run = 0; run < RUNS; run++) {
+    ours.push(await longpole(file));
+    theirs.push(await speedscope(file));
+  }
+  if (theirs.includes(null)) {
+    const fastest = Math.min(...ours);
+    console.log(`| ${mb.toFixed(0)} MB | ${spread(ours, secs)} | did not finish in ${LIMIT} s | > ${(LIMIT / fastest).toFixed(0)}× |`);
+  } else {
+    const ratios = ours.map((o, i) => theirs[i] / o);
+    console.log(`| ${mb.toFixed(0)} MB | ${spread(ours, secs)} | ${spread(theirs, secs)} | ${spread(ratios, times)} |`);
+  }
 }

@@ -83,10 +83,25 @@ impl FlameGraph {
     /// Fills the totals of the root and of groupings, and every self time,
     /// children first.
     pub(crate) fn fill(&mut self, id: u32) {
-        let children = self.nodes[id as usize].children.clone();
+        // Children first, without recursion: a trace's stacks can be
+        // thousands deep, more than a browser worker's call stack holds.
+        let mut stack: Vec<(u32, usize)> = vec![(id, 0)];
+        while let Some((node, next)) = stack.last_mut() {
+            if let Some(&c) = self.nodes[*node as usize].children.get(*next) {
+                *next += 1;
+                stack.push((c, 0));
+            } else {
+                let node = *node;
+                stack.pop();
+                self.fill_one(node);
+            }
+        }
+    }
+
+    /// Fills node `id` once its children are filled.
+    fn fill_one(&mut self, id: u32) {
         let mut below = [None::<u64>; MEASURES];
-        for &c in &children {
-            self.fill(c);
+        for &c in &self.nodes[id as usize].children {
             for (k, b) in below.iter_mut().enumerate() {
                 if let Some(t) = self.nodes[c as usize].total[k] {
                     *b = Some(b.unwrap_or(0).saturating_add(t));

@@ -247,12 +247,21 @@ impl ThreadStacks {
                 b.stacks.spans.push(Span { begin: q.call, end: None, end_ts: f64::NAN });
                 continue;
             }
-            if let Some(&(top, _)) = stack.last() {
+            // The end at the front closes the innermost call unless another
+            // end at the same time does so more exactly (by key, then by name).
+            let front_closes = |top: usize| keys[ends[0].call] == keys[top];
+            if let Some(&(top, _)) = stack.last().filter(|&&(top, _)| !front_closes(top)) {
                 let front = ends[0].ts;
                 let same_time = |q: &Queued| q.ts <= front;
                 let by_key = ends.iter().skip(1).take_while(|q| same_time(q)).position(|q| keys[q.call] == keys[top]);
+                let front_named = calls[ends[0].call].name == calls[top].name;
                 let by_name = || {
-                    ends.iter().skip(1).take_while(|q| same_time(q)).position(|q| calls[q.call].name == calls[top].name)
+                    let mut same = ends.iter().skip(1).take_while(|q| same_time(q));
+                    if front_named {
+                        None
+                    } else {
+                        same.position(|q| calls[q.call].name == calls[top].name)
+                    }
                 };
                 if let Some(i) = by_key.or_else(by_name) {
                     ends.swap(0, i + 1);
@@ -418,6 +427,24 @@ mod tests {
 
     fn x(name: &str, ts: f64, dur: f64) -> Call<'_> {
         Call { edge: Edge::Complete(dur), ts, name: Some(name), args: None }
+    }
+
+    #[test]
+    fn a_stack_100_000_deep_makes_a_flame_graph_without_recursing() {
+        // Deeper than any call stack holds frame by frame (a test thread has 2 MiB).
+        let names: Vec<String> = (0..100_000).map(|i| format!("f{i}")).collect();
+        let mut calls: Vec<Call<'_>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Call { edge: Edge::Begin, ts: i as f64, name: Some(n), args: None })
+            .collect();
+        calls.extend(names.iter().rev().map(|n| Call { edge: Edge::End, ts: 200_000.0, name: Some(n), args: None }));
+        let stacks = ThreadStacks::from_calls(&calls);
+        let threads = [("t".to_owned(), &stacks)];
+        let g = flame(&threads);
+        assert_eq!(g.nodes.len(), 100_002);
+        assert_eq!(g.nodes[0].total[0], Some(200_000_000));
+        assert_eq!(g.hottest_path(0).len(), 100_002);
     }
 
     #[test]
