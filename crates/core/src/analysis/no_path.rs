@@ -64,31 +64,103 @@ pub fn no_path(d: &Dataset) -> Option<NoPath> {
 }
 
 /// The lane whose tasks cover the most time (ties: the first lane).
+///
+/// Lanes whose tasks come in start order (all of a GHC eventlog's, most of a
+/// trace's) are merged as the tasks go by; only the spans of the other
+/// lanes are gathered and sorted.
 pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
-    let mut spans: Vec<(LaneId, Nanos, Nanos)> = model
-        .tasks()
-        .iter()
-        .filter_map(|t| match (t.start, t.end) {
+    let spans = || {
+        model.tasks().iter().filter_map(|t| match (t.start, t.end) {
             (Some(s), Some(e)) if e > s => Some((t.lane, s, e)),
             _ => None,
         })
-        .collect();
-    spans.sort_unstable_by_key(|&(lane, s, _)| (lane.0, s));
-    let mut busy = vec![0 as Nanos; model.lanes().len()];
-    let mut current: Option<(LaneId, Nanos, Nanos)> = None;
-    for (lane, s, e) in spans {
-        current = match current {
-            Some((l, a, b)) if l == lane && s <= b => Some((l, a, b.max(e))),
-            Some((l, a, b)) => {
-                busy[l.index()] = busy[l.index()].saturating_add(b - a);
-                Some((lane, s, e))
-            }
-            None => Some((lane, s, e)),
-        };
+    };
+    let mut lanes = vec![LaneMerge::default(); model.lanes().len()];
+    for (lane, s, e) in spans() {
+        lanes[lane.index()].add(s, e);
     }
-    if let Some((l, a, b)) = current {
-        busy[l.index()] = busy[l.index()].saturating_add(b - a);
+    if lanes.iter().any(|l| l.unsorted) {
+        let mut late: Vec<(LaneId, Nanos, Nanos)> = spans().filter(|(l, ..)| lanes[l.index()].unsorted).collect();
+        late.sort_unstable_by_key(|&(lane, s, _)| (lane.0, s));
+        for l in lanes.iter_mut().filter(|l| l.unsorted) {
+            *l = LaneMerge::default();
+        }
+        for (lane, s, e) in late {
+            lanes[lane.index()].add(s, e);
+        }
     }
+    let busy: Vec<Nanos> = lanes.iter().map(LaneMerge::busy).collect();
     let (i, &most) = busy.iter().enumerate().rev().max_by_key(|&(_, b)| *b)?;
     (most > 0).then(|| BusyLane { name: model.lanes()[i].name.clone(), busy: most })
+}
+
+/// One lane's time covered so far, its spans merged in start order.
+#[derive(Clone, Copy, Default)]
+struct LaneMerge {
+    /// Time covered by the runs already closed.
+    closed: Nanos,
+    /// The run of overlapping spans being merged.
+    run: Option<(Nanos, Nanos)>,
+    /// A span started before the one before it: merge again, sorted.
+    unsorted: bool,
+}
+
+impl LaneMerge {
+    /// Adds a span (start before end).
+    fn add(&mut self, s: Nanos, e: Nanos) {
+        self.run = match self.run {
+            Some((a, _)) if s < a => {
+                self.unsorted = true;
+                self.run
+            }
+            Some((a, b)) if s <= b => Some((a, b.max(e))),
+            Some((a, b)) => {
+                self.closed = self.closed.saturating_add(b - a);
+                Some((s, e))
+            }
+            None => Some((s, e)),
+        };
+    }
+
+    /// The time covered.
+    fn busy(&self) -> Nanos {
+        self.closed.saturating_add(self.run.map_or(0, |(a, b)| b - a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ModelBuilder, Role, Task};
+    use proptest::prelude::*;
+
+    /// Time covered by `spans`, counted unit by unit: the reference.
+    fn covered(spans: &[(Nanos, Nanos)]) -> Nanos {
+        let end = spans.iter().map(|s| s.1).max().unwrap_or(0);
+        (0..end).filter(|&t| spans.iter().any(|&(s, e)| s <= t && t < e)).count() as Nanos
+    }
+
+    proptest! {
+        #[test]
+        fn the_busiest_lane_covers_what_its_spans_cover_in_any_order(
+            spans in proptest::collection::vec((0..3usize, 0..60i64, 1..20i64), 0..40)
+        ) {
+            let mut b = ModelBuilder::new();
+            let lanes: Vec<_> = (0..3).map(|i| b.lane(&format!("lane {i}"))).collect();
+            let kind = b.kind("work", None);
+            let uid = b.sym("t");
+            for &(l, s, d) in &spans {
+                b.task(Task::new(uid, kind, Role::Work, lanes[l], Some(s), Some(s + d)));
+            }
+            let model = b.build();
+            let per_lane: Vec<Nanos> = (0..3)
+                .map(|l| covered(&spans.iter().filter(|x| x.0 == l).map(|x| (x.1, x.1 + x.2)).collect::<Vec<_>>()))
+                .collect();
+            let most = per_lane.iter().copied().max().unwrap_or(0);
+            let expected = per_lane.iter().position(|&b| b == most).filter(|_| most > 0);
+            let got = busiest_lane(&model);
+            prop_assert_eq!(got.as_ref().map(|g| g.busy), expected.map(|_| most));
+            prop_assert_eq!(got.map(|g| g.name), expected.map(|l| format!("lane {l}")));
+        }
+    }
 }

@@ -141,7 +141,8 @@ struct Thread {
     syms: Option<(Sym, Option<Sym>)>,
 }
 
-type Threads = BTreeMap<u32, Thread>;
+/// Threads by id (ordered by id once the log is read).
+type Threads = FastMap<u32, Thread>;
 
 fn thread(threads: &mut Threads, id: u32) -> &mut Thread {
     threads
@@ -162,9 +163,11 @@ pub fn reconcile(log: &Eventlog, diags: &mut Diagnostics) -> (Model, GhcRun) {
     run.type_names = log.types.iter().map(|t| (t.id, t.description.clone())).collect();
     let mut b = ModelBuilder::new();
     // Lanes in capability order, before any other lane.
-    let mut cap_ids: Vec<u16> = log.events.iter().filter_map(|e| e.cap).collect();
-    cap_ids.sort_unstable();
-    cap_ids.dedup();
+    let mut seen = vec![false; usize::from(u16::MAX) + 1];
+    for c in log.events.iter().filter_map(|e| e.cap) {
+        seen[usize::from(c)] = true;
+    }
+    let cap_ids: Vec<u16> = (0..=u16::MAX).filter(|&c| seen[usize::from(c)]).collect();
     run.capabilities = cap_ids.len() as u32;
     let mut caps: FastMap<Option<u16>, Cap> = FastMap::default();
     for &c in &cap_ids {
@@ -174,7 +177,7 @@ pub fn reconcile(log: &Eventlog, diags: &mut Diagnostics) -> (Model, GhcRun) {
     // ThreadScope's colours: running green, GC orange.
     let kinds =
         Kinds { thread: b.kind("thread", Some("green")), gc: b.kind("GC", Some("orange")), gc_uid: b.sym("GC") };
-    let mut threads = Threads::new();
+    let mut threads = Threads::default();
     let mut gc_spans: Vec<(Nanos, Nanos)> = Vec::new();
     let mut stats: Vec<(Nanos, u16, u64)> = Vec::new();
     let mut first: Option<Nanos> = None;
@@ -260,7 +263,9 @@ pub fn reconcile(log: &Eventlog, diags: &mut Diagnostics) -> (Model, GhcRun) {
         }
     }
     run.collections = collections(gc_spans, &stats);
-    run.threads = threads.into_values().map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats }).collect();
+    let mut threads: Vec<Thread> = threads.into_values().collect();
+    threads.sort_unstable_by_key(|t| t.stats.id);
+    run.threads = threads.into_iter().map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats }).collect();
     run.marks.sort_by_key(|m| m.time);
     user_spans(&mut b, &run.marks, diags);
     run.heap.sort_by_key(|h| h.time);
