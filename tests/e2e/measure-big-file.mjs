@@ -65,7 +65,14 @@ await page.evaluate(() => {
 
 const t0 = Date.now();
 await page.getByTestId('file-input').setInputFiles(paths);
-await page.getByTestId('analysis-ready').waitFor({ timeout: 600_000 });
+// The page either gets there or says why not (an input too big for a tab).
+await page.locator('[data-testid="analysis-ready"], [data-testid="error"]').first().waitFor({ timeout: 600_000 });
+if (await page.getByTestId('error').count()) {
+  const seconds = ((Date.now() - t0) / 1000).toFixed(2);
+  console.log(JSON.stringify({ files: paths, seconds_to_error: +seconds, error: (await page.getByTestId('error').textContent()).trim() }, null, 2));
+  await app.close();
+  process.exit(1);
+}
 await page.locator('.chart .bar').first().waitFor({ timeout: 600_000 });
 const stamps = await page.evaluate(() => [window.__m.readyAt, window.__m.chartAt]);
 const seconds = (stamps[0] - t0) / 1000;
