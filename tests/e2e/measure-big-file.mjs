@@ -12,7 +12,8 @@
 // read a big graph.json: see src/graph_worker.rs). The files are given
 // SETTLE ms (default 2000) after the page loaded, as a user takes a moment
 // to pick them (the worker warms up meanwhile: src/warm_up.rs); SETTLE=0
-// gives them at once.
+// gives them at once. WARM=1 gives them once, untimed, then times them
+// again: a second file on a warm page.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -35,6 +36,11 @@ const bytes = paths.reduce((n, p) => n + statSync(p).size, 0);
 const app = await openApp();
 const { page } = app;
 await new Promise((resolve) => setTimeout(resolve, Number(process.env.SETTLE ?? 2000)));
+if (process.env.WARM) {
+  // The files once beforehand: the timed run is a second file on a warm page.
+  await page.getByTestId('file-input').setInputFiles(paths);
+  await page.getByTestId('analysis-ready').waitFor({ timeout: 600_000 });
+}
 await page.evaluate(() => {
   window.__m = { longTasks: [], progress: [], maxLag: 0, reading: false };
   new PerformanceObserver((list) => {
@@ -44,6 +50,10 @@ await page.evaluate(() => {
     // The page's own clock (the same as this process's) stamps the first
     // bar and the ready marker as they enter the DOM: polling from here
     // would add its own latency while the page is busy drawing.
+    // On a warm page the last result stays until the new run starts: a
+    // stamp counts only once the page has shown that it is reading.
+    if (!window.__m.started && (!document.querySelector('[data-testid="analysis-ready"]') || document.querySelector('[data-testid="progress"]'))) window.__m.started = true;
+    if (!window.__m.started) return;
     if (window.__m.chartAt === undefined && document.querySelector('.chart .bar')) window.__m.chartAt = Date.now();
     if (window.__m.readyAt === undefined && document.querySelector('[data-testid="analysis-ready"]')) window.__m.readyAt = Date.now();
     const p = document.querySelector('[data-testid="progress"]');
@@ -66,14 +76,17 @@ await page.evaluate(() => {
 const t0 = Date.now();
 await page.getByTestId('file-input').setInputFiles(paths);
 // The page either gets there or says why not (an input too big for a tab).
-await page.locator('[data-testid="analysis-ready"], [data-testid="error"]').first().waitFor({ timeout: 600_000 });
+await page.waitForFunction(
+  () => (window.__m.readyAt !== undefined && window.__m.chartAt !== undefined) || document.querySelector('[data-testid="error"]'),
+  null,
+  { timeout: 600_000, polling: 100 },
+);
 if (await page.getByTestId('error').count()) {
   const seconds = ((Date.now() - t0) / 1000).toFixed(2);
   console.log(JSON.stringify({ files: paths, seconds_to_error: +seconds, error: (await page.getByTestId('error').textContent()).trim() }, null, 2));
   await app.close();
   process.exit(1);
 }
-await page.locator('.chart .bar').first().waitFor({ timeout: 600_000 });
 const stamps = await page.evaluate(() => [window.__m.readyAt, window.__m.chartAt]);
 const seconds = (stamps[0] - t0) / 1000;
 const chartSeconds = (stamps[1] - t0) / 1000;
