@@ -21,19 +21,16 @@ while [ "$i" -lt "$runs" ]; do
   /usr/bin/time -a -o "$tmp/wc" -f '%e %M' wc -l "$@" >/dev/null
   i=$((i + 1))
 done
-# median, min and max of column $1 of file $2
-summ() { cut -d' ' -f"$1" "$2" | sort -n | awk '{v[NR]=$1} END {printf "%s %s %s", v[int((NR+1)/2)], v[1], v[NR]}'; }
+. "$root/crates/bench/timing.sh"
 bytes=$(cat "$@" | wc -c)
 echo "inputs: $* ($((bytes / 1000000)) MB), $runs runs each, $cores cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-22s %-28s %s\n' run 'wall s: median (min-max)' 'peak RSS MB: median (min-max)'
-for t in t1 tn wc; do
-  case $t in (t1) name="longpole, 1 thread" ;; (tn) name="longpole, $cores threads" ;; (*) name="wc -l" ;; esac
-  set -- $(summ 1 "$tmp/$t") $(summ 2 "$tmp/$t")
-  printf '%-22s %-28s %s\n' "$name" "$1 ($2-$3)" "$(($4 / 1024)) ($(($5 / 1024))-$(($6 / 1024)))"
-done
-a=$(summ 1 "$tmp/t1" | cut -d' ' -f1)
-b=$(summ 1 "$tmp/tn" | cut -d' ' -f1)
-w=$(summ 1 "$tmp/wc" | cut -d' ' -f1)
+header 22 run
+row 22 "longpole, 1 thread" "$tmp/t1"
+row 22 "longpole, $cores threads" "$tmp/tn"
+row 22 "wc -l" "$tmp/wc"
+a=$(median "$tmp/t1")
+b=$(median "$tmp/tn")
+w=$(median "$tmp/wc")
 awk -v a="$a" -v b="$b" -v w="$w" -v c="$cores" 'BEGIN {
   printf "speed-up at %d threads (median wall): %.2fx; longpole at %d threads / wc -l: %.1fx\n", c, a / b, c, b / (w > 0 ? w : 0.01)
 }'

@@ -8,10 +8,12 @@
 # (/usr/bin/time -f '%e %M') and the ratios.
 #
 # graph.py is not part of this repository: give a yatool checkout or git
-# directory. It is run unchanged; the few modules it imports that do not
-# matter here (an HTTP client for logs given as URLs, type aliases, test
-# size names) are stood in for by stubs written into a temporary directory,
-# and its `format_paths` comes from yatool's own helpers.py.
+# directory. It is run unchanged; the modules it imports for what this run
+# does not do (an HTTP client for logs given as URLs, type aliases, roman
+# numerals, and test-size names, taken as none, which only changes the
+# description picked for a test node) are stood in for by stubs written
+# into a temporary directory, and its `format_paths` comes from yatool's
+# own helpers.py.
 #
 # Usage: vs_graph_py.sh YATOOL LOG GRAPH.json [RUNS]
 #   YATOOL: a checkout of github.com/yandex/yatool, or its git directory
@@ -94,21 +96,16 @@ while [ "$i" -lt "$runs" ]; do
   /usr/bin/time -a -o "$tmp/wc" -f '%e %M' wc -l "$log" "$graph" >/dev/null
   i=$((i + 1))
 done
-# median, min and max of column $1 of file $2
-summ() { cut -d' ' -f"$1" "$2" | sort -n | awk '{v[NR]=$1} END {printf "%s %s %s", v[int((NR+1)/2)], v[1], v[NR]}'; }
+. "$root/crates/bench/timing.sh"
 mb() { echo $(($(stat -c %s "$1") / 1000000)); }
 echo "log: $log ($(mb "$log") MB), graph: $graph ($(mb "$graph") MB); $runs runs each, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "graph.py says: $(cat "$tmp/graph.py.out")"
 "$longpole" analyze --format json "$log" "$graph" | python3 "$tmp/longpole_path.py"
-
-printf '%-10s %-28s %s\n' tool 'wall s: median (min-max)' 'peak RSS MB: median (min-max)'
-for t in longpole graph.py wc; do
-  set -- $(summ 1 "$tmp/$t") $(summ 2 "$tmp/$t")
-  printf '%-10s %-28s %s\n' "$t" "$1 ($2-$3)" "$(($4 / 1024)) ($(($5 / 1024))-$(($6 / 1024)))"
-done
-lp=$(summ 1 "$tmp/longpole" | cut -d' ' -f1)
-ya=$(summ 1 "$tmp/graph.py" | cut -d' ' -f1)
-wcm=$(summ 1 "$tmp/wc" | cut -d' ' -f1)
+header 10 tool
+for t in longpole graph.py wc; do row 10 "$t" "$tmp/$t"; done
+lp=$(median "$tmp/longpole")
+ya=$(median "$tmp/graph.py")
+wcm=$(median "$tmp/wc")
 awk -v lp="$lp" -v ya="$ya" -v wc="$wcm" 'BEGIN {
   printf "graph.py / longpole (median wall): %.1fx\n", ya / lp
   if (wc > 0) printf "longpole / wc -l (median wall): %.1fx\n", lp / wc }'

@@ -24,18 +24,14 @@ while [ "$i" -lt "$runs" ]; do
   /usr/bin/time -a -o "$tmp/wc" -f '%e %M' wc -l "$log" >/dev/null
   i=$((i + 1))
 done
-# median, min and max of column $1 of file $2
-summ() { cut -d' ' -f"$1" "$2" | sort -n | awk '{v[NR]=$1} END {printf "%s %s %s", v[int((NR+1)/2)], v[1], v[NR]}'; }
+. "$root/crates/bench/timing.sh"
 size=$(stat -c %s "$log" 2>/dev/null || wc -c <"$log")
 echo "eventlog: $log ($((size / 1000000)) MB), $runs runs each, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-12s %-28s %s\n' tool 'wall s: median (min-max)' 'peak RSS MB: median (min-max)'
-for t in longpole ghc-events wc; do
-  set -- $(summ 1 "$tmp/$t") $(summ 2 "$tmp/$t")
-  printf '%-12s %-28s %s\n' "$t" "$1 ($2-$3)" "$(($4 / 1024)) ($(($5 / 1024))-$(($6 / 1024)))"
-done
-lp=$(summ 1 "$tmp/longpole" | cut -d' ' -f1)
-ge=$(summ 1 "$tmp/ghc-events" | cut -d' ' -f1)
-wcm=$(summ 1 "$tmp/wc" | cut -d' ' -f1)
+header 12 tool
+for t in longpole ghc-events wc; do row 12 "$t" "$tmp/$t"; done
+lp=$(median "$tmp/longpole")
+ge=$(median "$tmp/ghc-events")
+wcm=$(median "$tmp/wc")
 awk -v lp="$lp" -v ge="$ge" -v wc="$wcm" 'BEGIN {
   printf "ghc-events / longpole (median wall): %.2fx\n", ge / lp
   if (wc > 0) printf "longpole / wc -l (median wall): %.1fx\n", lp / wc }'

@@ -254,13 +254,13 @@ impl ThreadStacks {
                 let front = ends[0].ts;
                 let same_time = |q: &Queued| q.ts <= front;
                 let by_key = ends.iter().skip(1).take_while(|q| same_time(q)).position(|q| keys[q.call] == keys[top]);
-                let front_named = calls[ends[0].call].name == calls[top].name;
+                let named = |q: &Queued| calls[q.call].name == calls[top].name;
+                let front_named = named(&ends[0]);
                 let by_name = || {
-                    let mut same = ends.iter().skip(1).take_while(|q| same_time(q));
                     if front_named {
                         None
                     } else {
-                        same.position(|q| calls[q.call].name == calls[top].name)
+                        ends.iter().skip(1).take_while(|q| same_time(q)).position(named)
                     }
                 };
                 if let Some(i) = by_key.or_else(by_name) {
