@@ -233,7 +233,7 @@ fn take(data: &JsValue) -> Result<SideResult, String> {
                 members,
             };
             let graph = BuildGraph::from_parts(parts)?;
-            Ok(SideResult::Graph(Box::new(Input { info, parsed: Parsed::YaGraph(graph) }), memory_bytes))
+            Ok(SideResult::Graph(Box::new(Input { info, parsed: Parsed::YaGraph(Box::new(graph)) }), memory_bytes))
         }
         SideMessage::NotGraph | SideMessage::Stopped => Ok(SideResult::ReadHere),
         SideMessage::Failed { message } => Err(message),

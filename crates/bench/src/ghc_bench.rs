@@ -32,7 +32,8 @@ fn data_file(mb: u64) -> Result<PathBuf, Box<dyn std::error::Error>> {
         return Ok(path);
     }
     let (input, seed_bytes) = ingest_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join(SEED))?;
-    let Parsed::GhcEventlog(seed) = input.parsed else { return Err("the seed is not a GHC eventlog".into()) };
+    let Parsed::GhcEventlog(read) = input.parsed else { return Err("the seed is not a GHC eventlog".into()) };
+    let seed = read.source.ok_or("the seed's events were not kept")?;
     let span = seed.events.iter().map(|e| e.time).max().unwrap_or(0) + 1;
     let repeats = (mb as f64 * 1e6 / seed_bytes as f64).ceil() as u64;
     eprintln!("writing {repeats} copies of {} events into {}", seed.events.len(), path.display());
@@ -56,7 +57,8 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
     let (input, bytes) = ingest_file(path)?;
     let t_read = t0.elapsed();
-    let Parsed::GhcEventlog(log) = &input.parsed else { return Err("not a GHC eventlog".into()) };
+    let Parsed::GhcEventlog(read) = &input.parsed else { return Err("not a GHC eventlog".into()) };
+    let log = read.source.as_ref().ok_or("the events were not kept")?;
     let events = log.events.len();
     let written = write(log);
     let t_write = t0.elapsed();

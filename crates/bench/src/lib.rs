@@ -18,11 +18,13 @@ pub fn data_dir() -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
-/// Reads a file into the core in 4 MiB slices; gives the input and its size.
+/// Reads a file into the core in 4 MiB slices, its every byte kept (so that
+/// round trips can be measured); gives the input and its size.
 pub fn ingest_file(path: &Path) -> Result<(Input, u64), Box<dyn std::error::Error>> {
     let mut file = File::open(path)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut ingest = Ingest::new(&name);
+    ingest.keep_source();
     ingest.expect_bytes(file.metadata()?.len());
     let mut buf = vec![0u8; 4 << 20];
     let mut bytes = 0u64;

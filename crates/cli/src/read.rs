@@ -54,9 +54,10 @@ impl Progress {
     }
 }
 
-/// Reads `paths` on up to `threads` threads; the first failure in the
+/// Reads `paths` on up to `threads` threads, keeping every byte of each
+/// (for rewriting and dumps) when `keep_source`; the first failure in the
 /// order given is the error.
-pub fn read_all(paths: &[&Path], threads: usize) -> Result<Vec<Input>> {
+pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
     let progress = Progress::new();
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<Input>>>> = paths.iter().map(|_| Mutex::new(None)).collect();
@@ -65,7 +66,7 @@ pub fn read_all(paths: &[&Path], threads: usize) -> Result<Vec<Input>> {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = paths.get(i) else { break };
-                let read = read(path, &progress);
+                let read = read(path, &progress, keep_source);
                 *results[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(read);
             });
         }
@@ -83,10 +84,13 @@ pub fn read_all(paths: &[&Path], threads: usize) -> Result<Vec<Input>> {
 }
 
 /// Reads one file.
-fn read(path: &Path, progress: &Progress) -> Result<Input> {
+fn read(path: &Path, progress: &Progress, keep_source: bool) -> Result<Input> {
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut ingest = Ingest::new(&name);
+    if keep_source {
+        ingest.keep_source();
+    }
     let len = file.metadata().map(|m| m.len()).ok();
     if let Some(len) = len {
         ingest.expect_bytes(len);

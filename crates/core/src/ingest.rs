@@ -94,6 +94,8 @@ struct Sink {
     sniff_at: usize,
     decompressed: u64,
     diags: Diagnostics,
+    /// The reader keeps the input's every byte ([`Ingest::keep_source`]).
+    keep_source: bool,
 }
 
 impl Sink {
@@ -141,7 +143,7 @@ impl Sink {
             }
             Detection::Found(format) => {
                 let head = std::mem::take(head);
-                let mut reader = format.reader();
+                let mut reader = if self.keep_source { format.reader_keeping_source() } else { format.reader() };
                 reader.feed(&head, &mut self.diags).map_err(Stop::Format)?;
                 self.stage = Stage::Reading(format, reader);
                 Ok(())
@@ -178,8 +180,15 @@ impl Ingest {
                 sniff_at: FIRST_SNIFF,
                 decompressed: 0,
                 diags: Diagnostics::new(),
+                keep_source: false,
             },
         }
+    }
+
+    /// Keeps the input's every byte, for [`Parsed::write_back`] and dumps
+    /// (see [`Format::reader_keeping_source`]); call before the first feed.
+    pub fn keep_source(&mut self) {
+        self.sink.keep_source = true;
     }
 
     /// Says how big the whole input is (a file's size), so that its reader
@@ -312,7 +321,17 @@ impl Ingest {
 
 /// Reads a whole in-memory input in chunks of `chunk` bytes (tests, small samples).
 pub fn read_bytes(name: &str, data: &[u8], chunk: usize) -> Result<Input, Error> {
+    read_chunks(Ingest::new(name), data, chunk)
+}
+
+/// [`read_bytes`], keeping the input's every byte ([`Ingest::keep_source`]).
+pub fn read_bytes_keeping_source(name: &str, data: &[u8], chunk: usize) -> Result<Input, Error> {
     let mut ingest = Ingest::new(name);
+    ingest.keep_source();
+    read_chunks(ingest, data, chunk)
+}
+
+fn read_chunks(mut ingest: Ingest, data: &[u8], chunk: usize) -> Result<Input, Error> {
     for c in data.chunks(chunk.max(1)) {
         ingest.feed(c)?;
     }

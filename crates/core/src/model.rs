@@ -295,6 +295,32 @@ impl ModelBuilder {
         id
     }
 
+    /// Puts the lanes `first` before all others, in that order; the others
+    /// keep their order after them. Tasks keep their lanes.
+    pub fn lanes_first(&mut self, first: &[LaneId]) {
+        let n = self.model.lanes.len();
+        let mut order: Vec<usize> = first.iter().map(|l| l.index()).filter(|&i| i < n).collect();
+        let mut placed = vec![false; n];
+        order.retain(|&i| !std::mem::replace(&mut placed[i], true));
+        order.extend((0..n).filter(|&i| !placed[i]));
+        if order.iter().enumerate().all(|(at, &i)| at == i) {
+            return;
+        }
+        let mut new_id = vec![LaneId(0); n];
+        for (at, &i) in order.iter().enumerate() {
+            new_id[i] = LaneId(at as u32);
+        }
+        let mut old: Vec<Option<Lane>> = std::mem::take(&mut self.model.lanes).into_iter().map(Some).collect();
+        self.model.lanes = order.iter().filter_map(|&i| old[i].take()).collect();
+        for id in self.lane_ids.values_mut() {
+            *id = new_id[id.index()];
+        }
+        for t in self.model.tasks.iter_mut() {
+            t.lane = new_id[t.lane.index()];
+            t.origin = t.origin.map(|o| new_id[o.index()]);
+        }
+    }
+
     /// The kind named `name`, added on first use; a colour given later fills one not yet known.
     pub fn kind(&mut self, name: &str, color: Option<&str>) -> KindId {
         if let Some(&id) = self.kind_ids.get(name) {
@@ -445,6 +471,23 @@ mod tests {
         assert_eq!(m.task(c).duration(), None);
         assert_eq!(m.edge_count(), 2);
         assert_eq!(m.label(a), "u");
+    }
+
+    #[test]
+    fn lanes_first_moves_lanes_and_keeps_each_task_on_its_lane() {
+        let mut b = ModelBuilder::new();
+        let (x, y, z) = (b.lane("x"), b.lane("y"), b.lane("z"));
+        let (k, u) = (b.kind("K", None), b.sym("u"));
+        let on = |lane| Task::new(u, k, Role::Work, lane, None, None);
+        let (tx, tz) = (b.task(on(x)), b.task(on(z)));
+        let ty = b.task(Task { origin: Some(x), ..on(y) });
+        b.lanes_first(&[z, y, z]);
+        assert_eq!(b.lane("x"), LaneId(2));
+        let m = b.build();
+        let name = |l: LaneId| m.lanes()[l.index()].name.as_str();
+        assert_eq!(m.lanes().iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["z", "y", "x"]);
+        assert_eq!([tx, ty, tz].map(|t| name(m.task(t).lane)), ["x", "y", "z"]);
+        assert_eq!(m.task(ty).origin.map(name), Some("x"));
     }
 
     #[test]

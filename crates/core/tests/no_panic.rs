@@ -11,7 +11,7 @@ use longpole_core::formats::ghc_eventlog::decode::decode;
 use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
-use longpole_core::ingest::read_bytes;
+use longpole_core::ingest::{read_bytes, read_bytes_keeping_source};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::view::RunView;
@@ -30,13 +30,16 @@ fn eventlog(name: &str) -> Vec<u8> {
 }
 
 fn run(data: &[u8], chunk: usize) -> String {
-    match read_bytes("fuzz", data, chunk) {
+    match read_bytes_keeping_source("fuzz", data, chunk) {
         Ok(input) => {
             if let Parsed::MonetdbMal(trace) = &input.parsed {
                 let mut out = String::new();
                 statements(trace, &mut out);
             }
-            if let Parsed::GhcEventlog(log) = &input.parsed {
+            if let Some(log) = match &input.parsed {
+                Parsed::GhcEventlog(read) => read.source.as_ref(),
+                _ => None,
+            } {
                 let mut out = String::new();
                 show(log, &mut out);
                 for e in &log.events {

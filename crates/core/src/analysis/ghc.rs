@@ -1,7 +1,7 @@
 //! A GHC program's garbage collections, summarised per generation.
 
+use crate::formats::ghc_eventlog::GhcRun;
 use crate::model::Nanos;
-use crate::reconcile::ghc_eventlog::GhcRun;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

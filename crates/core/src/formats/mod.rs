@@ -131,11 +131,11 @@ pub enum Parsed {
     /// A distbuild log's tasks, reconciled as ya does.
     Distbuild(Box<distbuild::Log>),
     /// A ya build graph.
-    YaGraph(ya_graph::BuildGraph),
+    YaGraph(Box<ya_graph::BuildGraph>),
     /// A ya event log.
     YaEvlog(ya_evlog::Evlog),
-    /// A GHC eventlog, every byte of it.
-    GhcEventlog(ghc_eventlog::Eventlog),
+    /// A GHC eventlog's model, and every byte of it when asked for.
+    GhcEventlog(Box<ghc_eventlog::ReadEventlog>),
     /// A MonetDB MAL trace, every byte of it.
     MonetdbMal(Box<monetdb_mal::MalTrace>),
     /// A `.ninja_log`, every byte of it.
@@ -165,10 +165,11 @@ impl Parsed {
     }
 
     /// The input written back in its own format, byte for byte as it was
-    /// read (decompressed); `None` for a format longpole does not write.
+    /// read (decompressed); `None` for a format longpole does not write, or
+    /// one read without keeping its source ([`Format::reader_keeping_source`]).
     pub fn write_back(&self) -> Option<Vec<u8>> {
         match self {
-            Parsed::GhcEventlog(log) => Some(ghc_eventlog::write(log)),
+            Parsed::GhcEventlog(read) => read.source.as_ref().map(ghc_eventlog::write),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
             Parsed::NinjaLog(log) => Some(log.raw.clone()),
             Parsed::StarRocks(profile) => Some(profile.write()),
@@ -187,8 +188,14 @@ pub trait Format: Sync {
     fn id(&self) -> FormatId;
     /// Decides from content whether an input is this format.
     fn sniff(&self, input: SniffInput<'_>) -> Sniff;
-    /// A reader for one input.
+    /// A reader for one input, keeping what the analysis needs.
     fn reader(&self) -> Box<dyn FormatReader>;
+    /// A reader that also keeps the input's every byte, so that
+    /// [`Parsed::write_back`] can write it and dumps can show it. The
+    /// default, for formats that always keep it, is [`Format::reader`].
+    fn reader_keeping_source(&self) -> Box<dyn FormatReader> {
+        self.reader()
+    }
 }
 
 /// Reads one input, fed in chunks cut at any byte.

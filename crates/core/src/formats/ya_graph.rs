@@ -496,7 +496,7 @@ impl FormatReader for YaGraphReader {
                 ),
             );
         }
-        Ok(Parsed::YaGraph(self.graph))
+        Ok(Parsed::YaGraph(Box::new(self.graph)))
     }
 
     fn counts(&self) -> ReadCounts {
@@ -650,7 +650,7 @@ mod tests {
         let mut ingest = crate::Ingest::new("graph.json.gz");
         ingest.feed(&bytes).unwrap();
         match ingest.finish().unwrap().parsed {
-            Parsed::YaGraph(g) => g,
+            Parsed::YaGraph(g) => *g,
             other => panic!("not a graph: {other:?}"),
         }
     }
@@ -695,7 +695,7 @@ mod tests {
             }
             text.as_bytes().chunks(1 << 20).for_each(|c| ingest.feed(c).unwrap());
             match ingest.finish().unwrap().parsed {
-                Parsed::YaGraph(g) => g,
+                Parsed::YaGraph(g) => *g,
                 other => panic!("not a graph: {other:?}"),
             }
         };

@@ -9,7 +9,6 @@ pub mod bazel;
 pub mod chrome_trace;
 mod distbuild;
 pub mod evobench;
-pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ninja_log;
 pub mod starrocks;
@@ -18,6 +17,7 @@ pub mod starrocks_query;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
+use crate::formats::ghc_eventlog::ReadEventlog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::formats::{FormatId, Parsed};
 use crate::ingest::{Input, InputInfo};
@@ -69,7 +69,7 @@ pub enum Detail {
     /// Nothing: a ya build is all in its model.
     Ya,
     /// A GHC program's events, collections, heap and threads.
-    Ghc(Box<ghc_eventlog::GhcRun>),
+    Ghc(Box<crate::formats::ghc_eventlog::GhcRun>),
     /// MAL executions, mal_analytics' counts, server load.
     Mal(Box<monetdb_mal::MalRun>),
     /// A ninja log's builds.
@@ -111,7 +111,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
             Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
-            Parsed::YaGraph(graph) => graphs.push((i, graph)),
+            Parsed::YaGraph(graph) => graphs.push((i, *graph)),
             Parsed::GhcEventlog(log) => programs.push((i, log)),
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
             Parsed::Evobench(log) => benchmarks.push((i, log)),
@@ -164,8 +164,8 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
             }
         })
         .collect();
-    for (i, log) in programs {
-        let (model, run) = ghc_eventlog::reconcile(&log, &mut infos[i].diagnostics);
+    for (i, read) in programs {
+        let ReadEventlog { model, run, .. } = *read;
         datasets.push(Dataset {
             format: FormatId::GhcEventlog,
             inputs: vec![i],

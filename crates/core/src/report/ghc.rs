@@ -3,7 +3,7 @@
 use super::Ms;
 use crate::analysis::ghc::gc_summary;
 use crate::dump::duration_label;
-use crate::reconcile::ghc_eventlog::{GhcRun, HeapFigure};
+use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::reconcile::{Dataset, Detail};
 use crate::summary::group;
 use serde_json::{json, Value};

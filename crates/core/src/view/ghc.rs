@@ -4,10 +4,10 @@
 
 use super::RunView;
 use crate::analysis::ghc::{gc_summary, GcRow};
+use crate::formats::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
-use crate::reconcile::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
 use serde::{Deserialize, Serialize};
 
 /// Most points of a heap series sent to the page.

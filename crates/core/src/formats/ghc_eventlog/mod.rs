@@ -17,10 +17,13 @@
 //! ```
 //!
 //! **What is read.** The header (every event type with its size and
-//! description) and every event, kept as its type, time and payload bytes,
-//! whatever its type: events this build does not decode are never lost,
-//! and bytes past what a decoder knows stay in the payload. Block markers
-//! (type 18) say which capability the events after them belong to.
+//! description) and every event. Each is analysed as it is read
+//! ([`timeline`]: the model and [`GhcRun`]), and kept only when the source is
+//! asked for ([`Format::reader_keeping_source`]: rewriting, `show`), as its
+//! type, time and payload bytes, whatever its type: events this build does
+//! not decode are never lost, and bytes past what a decoder knows stay in
+//! the payload. Block markers (type 18) say which capability the events
+//! after them belong to.
 //!
 //! **Round trip.** [`write`] gives back the very bytes that were read: the
 //! header as it was, every event, the end marker and anything after it.
@@ -36,11 +39,29 @@
 
 pub mod decode;
 mod reader;
+mod run;
 pub mod show;
+mod timeline;
+mod user_spans;
 
 pub use reader::{write, EventRecord, EventType, Eventlog};
+pub use run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
+use crate::model::Model;
+
+/// A read eventlog: its model and what it says beyond it, and every event
+/// when the source was asked for.
+#[derive(Debug)]
+pub struct ReadEventlog {
+    /// The capabilities' threads and collections, and the user spans.
+    pub model: Model,
+    /// Collections, heap figures, threads and marks.
+    pub run: GhcRun,
+    /// The whole log, every event kept, when read with
+    /// [`Format::reader_keeping_source`]; otherwise `None`.
+    pub source: Option<Eventlog>,
+}
 
 /// The GHC eventlog format.
 pub struct GhcEventlogFormat;
@@ -58,8 +79,13 @@ impl Format for GhcEventlogFormat {
         input.starts_with(MAGIC)
     }
 
+    /// Events are analysed as they are read, and not kept.
     fn reader(&self) -> Box<dyn FormatReader> {
-        Box::new(reader::Reader::default())
+        Box::new(reader::Reader::new(false))
+    }
+
+    fn reader_keeping_source(&self) -> Box<dyn FormatReader> {
+        Box::new(reader::Reader::new(true))
     }
 }
 

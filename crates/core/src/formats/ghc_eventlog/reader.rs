@@ -1,5 +1,7 @@
 //! The eventlog's bytes, read push-style and written back unchanged.
 
+use super::timeline::{Framed, Timeline};
+use super::ReadEventlog;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use crate::formats::{FormatReader, Parsed, ReadCounts};
@@ -110,9 +112,21 @@ enum Stage {
     Tail,
 }
 
+/// Where framed events go: the timeline always, the log's event list when
+/// the source is kept.
+#[derive(Default)]
+struct Events {
+    /// The header, types and tail always; the events when `keep`.
+    log: Eventlog,
+    timeline: Timeline,
+    keep: bool,
+    /// Events framed so far.
+    count: u64,
+}
+
 #[derive(Default)]
 pub(super) struct Reader {
-    log: Eventlog,
+    out: Events,
     stage: Stage,
     pending: Vec<u8>,
     /// Bytes of `pending` already parsed (header) or consumed (data).
@@ -128,6 +142,14 @@ pub(super) struct Reader {
 /// The longest header read. GHC writes about 10 KB (some 200 event types);
 /// a longer one is an impossible size, and reading on would hold the file.
 const MAX_HEADER: usize = 1 << 20;
+
+impl Reader {
+    /// A reader that keeps every event (for [`write`](fn@write) and `show`)
+    /// when `keep`, or only what the analysis needs.
+    pub(super) fn new(keep: bool) -> Reader {
+        Reader { out: Events { keep, ..Events::default() }, ..Reader::default() }
+    }
+}
 
 /// The header parse needs more bytes.
 struct More;
@@ -152,7 +174,7 @@ impl Reader {
     fn cut_event(&self) -> Option<String> {
         let p = &self.pending[self.at..];
         let ty = be16(p.get(..2)?);
-        let size = self.log.event_type(ty)?.size;
+        let size = self.out.log.event_type(ty)?.size;
         let (len, head) = match size {
             Some(n) => (usize::from(n), 10),
             None => (usize::from(be16(p.get(10..12)?)), 12),
@@ -214,7 +236,7 @@ impl Reader {
                     }
                     let description = String::from_utf8_lossy(&p[at + 12..at + 12 + desc_len]).into_owned();
                     let extra = p[at + 16 + desc_len..end].to_vec();
-                    self.log.index(EventType { id, size: (size != 0xFFFF).then_some(size), description, extra });
+                    self.out.log.index(EventType { id, size: (size != 0xFFFF).then_some(size), description, extra });
                     self.at = end + 4;
                 }
                 b"hete" => {
@@ -241,7 +263,7 @@ impl Reader {
     /// Reads complete events from `pending[at..]` and drops what was read.
     fn data_in_pending(&mut self, diags: &mut Diagnostics) {
         let (used, over) =
-            read_events(&mut self.log, &mut self.block, &self.pending[self.at..], self.base + self.at as u64, diags);
+            read_events(&mut self.out, &mut self.block, &self.pending[self.at..], self.base + self.at as u64, diags);
         self.at += used;
         if over {
             self.stage = Stage::Tail;
@@ -268,7 +290,7 @@ impl Reader {
             chunk = &chunk[take - left..];
             self.pending.clear();
         }
-        let (used, over) = read_events(&mut self.log, &mut self.block, chunk, self.base, diags);
+        let (used, over) = read_events(&mut self.out, &mut self.block, chunk, self.base, diags);
         self.base += used as u64;
         self.pending.extend_from_slice(&chunk[used..]);
         if over {
@@ -284,7 +306,7 @@ const MAX_EVENT: usize = 12 + u16::MAX as usize;
 /// file offset `base`; gives the bytes read and whether the data section is
 /// over (its end marker, or a type whose size cannot be known).
 fn read_events(
-    log: &mut Eventlog,
+    out: &mut Events,
     block: &mut Option<(Option<u16>, u64)>,
     buf: &[u8],
     base: u64,
@@ -297,10 +319,10 @@ fn read_events(
         let ty = be16(head);
         let offset = base + at as u64;
         if ty == END {
-            log.ended = true;
+            out.log.ended = true;
             return (at + 2, true);
         }
-        let Some(t) = log.event_type(ty) else {
+        let Some(t) = out.log.event_type(ty) else {
             diags.report(
                 Severity::Error,
                 "ghc-eventlog.undeclared-type",
@@ -318,19 +340,27 @@ fn read_events(
         };
         let Some(payload) = p.get(head_len..head_len + len) else { return (at, false) };
         let time = be64(&p[2..10]);
-        if ty == BLOCK_MARKER && payload.len() >= 14 {
+        let marker = ty == BLOCK_MARKER && payload.len() >= 14;
+        if marker {
             let size = u64::from(be32(payload));
             let c = be16(&payload[12..]);
             *block = Some(((c != 0xFFFF).then_some(c), offset + size));
-            log.last_marker = Some(log.events.len());
         }
         let cap = match *block {
             Some((cap, end)) if offset < end => cap,
             _ => None,
         };
-        let start = log.arena.len() as u32;
-        log.arena.extend_from_slice(payload);
-        log.events.push(EventRecord { ty, time, cap, offset, start, len: len as u32 });
+        out.timeline.event(&out.log, Framed { ty, time, cap, offset }, payload, diags);
+        out.count += 1;
+        if out.keep {
+            let log = &mut out.log;
+            if marker {
+                log.last_marker = Some(log.events.len());
+            }
+            let start = log.arena.len() as u32;
+            log.arena.extend_from_slice(payload);
+            log.events.push(EventRecord { ty, time, cap, offset, start, len: len as u32 });
+        }
         at += head_len + len;
     }
 }
@@ -342,7 +372,7 @@ impl FormatReader for Reader {
                 self.waiting_for = None;
                 self.pending.extend_from_slice(chunk);
                 if let Ok(true) = self.header()? {
-                    self.log.header = self.pending[..self.at].to_vec();
+                    self.out.log.header = self.pending[..self.at].to_vec();
                     self.stage = Stage::Data;
                     self.data_in_pending(diags);
                 } else if self.pending.len() > MAX_HEADER {
@@ -357,7 +387,7 @@ impl FormatReader for Reader {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
+    fn finish(self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
         if self.stage == Stage::Header {
             return Err(
                 self.header_error(&format!("the file ends after {} bytes", self.base + self.pending.len() as u64))
@@ -374,16 +404,18 @@ impl FormatReader for Reader {
                 Position::Byte(self.base + self.at as u64),
                 format!(
                     "the eventlog stops without its end marker, {cut}; the {} events before it were read",
-                    self.log.events.len()
+                    self.out.count
                 ),
             );
         }
-        self.log.tail = self.pending[self.at..].to_vec();
-        Ok(Parsed::GhcEventlog(self.log))
+        let Events { mut log, timeline, keep, .. } = self.out;
+        log.tail = self.pending[self.at..].to_vec();
+        let (model, run) = timeline.finish(&log, diags);
+        Ok(Parsed::GhcEventlog(Box::new(ReadEventlog { model, run, source: keep.then_some(log) })))
     }
 
     fn counts(&self) -> ReadCounts {
-        ReadCounts { lines: 0, events: self.log.events.len() as u64 }
+        ReadCounts { lines: 0, events: self.out.count }
     }
 }
 

@@ -7,7 +7,7 @@ use super::decode::{decode, encode, Decoded, Event};
 use super::show::{haskell_show_string, show, show_event};
 use super::*;
 use crate::formats::Parsed;
-use crate::ingest::read_bytes;
+use crate::ingest::read_bytes_keeping_source;
 use crate::test_support::corpus;
 
 /// Every eventlog of the corpus: its name and the log read from it.
@@ -28,10 +28,10 @@ fn corpus_logs() -> Vec<(String, Eventlog)> {
 }
 
 fn read_log(name: &str, bytes: &[u8], chunk: usize) -> Eventlog {
-    let Parsed::GhcEventlog(log) = read_bytes(name, bytes, chunk).unwrap().parsed else {
+    let Parsed::GhcEventlog(read) = read_bytes_keeping_source(name, bytes, chunk).unwrap().parsed else {
         panic!("{name}: not read as an eventlog")
     };
-    log
+    read.source.expect("the events, kept")
 }
 
 #[test]

@@ -1,6 +1,6 @@
 use super::*;
 use crate::formats::{FormatId, Parsed};
-use crate::ingest::read_bytes;
+use crate::ingest::{read_bytes, read_bytes_keeping_source};
 use crate::test_support::corpus;
 
 /// Every eventlog of the corpus, with its bytes.
@@ -19,11 +19,11 @@ fn corpus_logs() -> Vec<(String, Vec<u8>)> {
 }
 
 fn read(name: &str, bytes: &[u8], chunk: usize) -> (Eventlog, Vec<String>) {
-    let input = read_bytes(name, bytes, chunk).unwrap();
+    let input = read_bytes_keeping_source(name, bytes, chunk).unwrap();
     assert_eq!(input.info.format, FormatId::GhcEventlog);
     let codes = input.info.diagnostics.kept().iter().map(|d| format!("{} {}", d.position, d.code)).collect();
-    let Parsed::GhcEventlog(log) = input.parsed else { panic!("{name}: not read as an eventlog") };
-    (log, codes)
+    let Parsed::GhcEventlog(read) = input.parsed else { panic!("{name}: not read as an eventlog") };
+    (read.source.expect("the events, kept"), codes)
 }
 
 #[test]
@@ -153,4 +153,43 @@ fn impossible_sizes_are_named_with_their_figures_at_any_chunk_size() {
     assert_eq!(messages[0].len(), 1);
     assert!(messages[0][0].contains("that declares 32767 bytes of payload"), "{:?}", messages[0]);
     assert!(messages.iter().all(|m| *m == messages[0]));
+}
+
+#[test]
+fn analysis_keeps_no_event_and_builds_the_same_model_as_a_kept_read() {
+    for (name, bytes) in corpus_logs() {
+        for chunk in [1, 7, 4096, bytes.len().max(1)] {
+            let lean = read_bytes(&name, &bytes, chunk).unwrap();
+            let kept = read_bytes_keeping_source(&name, &bytes, chunk).unwrap();
+            assert_eq!(lean.info.counts, kept.info.counts, "{name} at chunk {chunk}");
+            assert!(lean.parsed.write_back().is_none(), "{name}: the source is not kept unless asked for");
+            let (Parsed::GhcEventlog(lean), Parsed::GhcEventlog(kept)) = (lean.parsed, kept.parsed) else {
+                panic!("{name}: not read as an eventlog")
+            };
+            assert!(lean.source.is_none());
+            assert_eq!((lean.model, lean.run), (kept.model, kept.run), "{name} at chunk {chunk}");
+        }
+    }
+}
+
+#[test]
+fn hot_events_read_as_their_whole_decoding_does() {
+    use super::decode::{decode, decode_hot, Event, Hot};
+    let mut checked = 0;
+    for (name, bytes) in corpus_logs() {
+        let (log, _) = read(&name, &bytes, 4096);
+        for e in &log.events {
+            let whole = match decode(&log, e).event {
+                Event::CreateThread { thread } => Some(Hot::CreateThread(thread)),
+                Event::RunThread { thread } => Some(Hot::RunThread(thread)),
+                Event::StopThread { thread, .. } => Some(Hot::StopThread(thread)),
+                Event::StartGc => Some(Hot::StartGc),
+                Event::EndGc => Some(Hot::EndGc),
+                _ => None,
+            };
+            assert_eq!(decode_hot(&log, e.ty, log.payload(e)), whole, "{name} at byte {}", e.offset);
+            checked += usize::from(whole.is_some());
+        }
+    }
+    assert!(checked > 10_000, "only {checked} hot events in the corpus");
 }

@@ -39,21 +39,65 @@ pub struct Decoded<'a> {
 
 /// Decodes an event of `log`.
 pub fn decode<'a>(log: &'a Eventlog, e: &EventRecord) -> Decoded<'a> {
-    let payload = log.payload(e);
-    let unknown = Decoded { event: Event::Unknown { ty: e.ty }, extra: payload };
-    let Some(declared) = log.event_type(e.ty) else { return unknown };
-    let body = match declared.size {
-        Some(size) => match parse::fixed_size(e.ty, size, log.event_type(USER_MARKER).is_none()) {
-            Some(n) if payload.len() >= usize::from(n) => &payload[..usize::from(n)],
-            _ => return unknown,
-        },
-        None if parse::is_variable(e.ty) => payload,
-        None => return unknown,
-    };
-    match parse::parse(e.ty, body) {
+    decode_payload(log, e.ty, log.payload(e))
+}
+
+/// Decodes the `payload` of an event of type `ty`, laid out as `log`'s
+/// header declares that type (the events themselves need not be in `log`).
+pub fn decode_payload<'a>(log: &Eventlog, ty: u16, payload: &'a [u8]) -> Decoded<'a> {
+    let unknown = Decoded { event: Event::Unknown { ty }, extra: payload };
+    let Some(body) = body(log, ty, payload) else { return unknown };
+    match parse::parse(ty, body) {
         Some((event, used)) => Decoded { event, extra: &payload[used..] },
         None => unknown,
     }
+}
+
+/// The part of `payload` that `ty`'s layout reads, chosen by the size
+/// `log` declares for it; `None` when no layout fits.
+fn body<'a>(log: &Eventlog, ty: u16, payload: &'a [u8]) -> Option<&'a [u8]> {
+    match log.event_type(ty)?.size {
+        Some(size) => match parse::fixed_size(ty, size, log.event_type(USER_MARKER).is_none()) {
+            Some(n) if payload.len() >= usize::from(n) => Some(&payload[..usize::from(n)]),
+            _ => None,
+        },
+        None if parse::is_variable(ty) => Some(payload),
+        None => None,
+    }
+}
+
+/// The events an analysis meets most often, with only what it reads of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hot {
+    /// 0: a thread was created.
+    CreateThread(u32),
+    /// 1: a thread started running.
+    RunThread(u32),
+    /// 2: a thread stopped running.
+    StopThread(u32),
+    /// 9: a garbage collection started.
+    StartGc,
+    /// 10: a garbage collection ended.
+    EndGc,
+}
+
+/// Reads an event of type `ty` as a [`Hot`] event without building its
+/// whole [`Event`]: `None` when `ty` is not one of them or does not decode
+/// (where [`decode_payload`] gives [`Event::Unknown`]).
+pub fn decode_hot(log: &Eventlog, ty: u16, payload: &[u8]) -> Option<Hot> {
+    if !matches!(ty, 0 | 1 | 2 | 9 | 10) {
+        return None;
+    }
+    let body = body(log, ty, payload)?;
+    // Every layout of types 0 to 2 starts with the thread id.
+    let thread = || body.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    Some(match ty {
+        0 => Hot::CreateThread(thread()?),
+        1 => Hot::RunThread(thread()?),
+        2 => Hot::StopThread(thread()?),
+        9 => Hot::StartGc,
+        _ => Hot::EndGc,
+    })
 }
 
 /// The type id of user markers: logs that do not declare it are pre-7.8 logs.
