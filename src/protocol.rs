@@ -8,10 +8,9 @@
 
 use longpole_core::analysis::evobench::Change;
 use longpole_core::export::run::Target;
-use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
-use longpole_core::view::{RunView, StatRow, TaskDetails};
+use longpole_core::view::{FlameLayout, RunView, StatRow, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -261,8 +260,8 @@ pub enum Response {
         kind: u8,
         /// Its root.
         root: u32,
-        /// The frames.
-        boxes: Vec<FlameBox>,
+        /// The frames, with what the page shows of them.
+        layout: Box<FlameLayout>,
     },
     /// An exported file.
     File {

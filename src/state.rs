@@ -4,12 +4,11 @@
 use crate::protocol::{Progress, Response, RunId};
 use crate::shared::Shared;
 use longpole_core::analysis::evobench::Change;
-use longpole_core::layout::flame::FlameBox;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
-use longpole_core::view::{RunView, StatRow, TaskDetails};
+use longpole_core::view::{FlameLayout, RunView, StatRow, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::Reducible;
@@ -94,8 +93,9 @@ pub struct Explore {
     pub graph_size: (f64, f64),
     /// How the flame graph is shown.
     pub flame: FlameView,
-    /// Its frames for that view, once the worker laid them out.
-    pub flame_boxes: Option<Shared<Vec<FlameBox>>>,
+    /// The last frames the worker laid out, with the timing kind and root
+    /// they are for (shown until those of the current view come).
+    pub flame_layout: Option<(u8, u32, Shared<FlameLayout>)>,
     /// The last comparison of two groups of runs.
     pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over runs of a statistic other than the mean, once asked for.
@@ -128,7 +128,7 @@ impl Default for Explore {
             graph_camera: None,
             graph_size: (900.0, 600.0),
             flame: FlameView::default(),
-            flame_boxes: None,
+            flame_layout: None,
             comparison: None,
             summary: None,
         }
@@ -246,10 +246,10 @@ impl Reducible for AppState {
                 }
                 Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Shared::new(rows),
                 Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Shared::new(*layout)),
-                Response::Flame { run, kind, root, boxes }
+                Response::Flame { run, kind, root, layout }
                     if run == self.run && (kind, root) == (self.explore.flame.kind, self.explore.flame.root) =>
                 {
-                    next.explore.flame_boxes = Some(Shared::new(boxes))
+                    next.explore.flame_layout = Some((kind, root, Shared::new(*layout)))
                 }
                 Response::Comparison { run, rows } if run == self.run => {
                     next.explore.comparison = Some(Shared::new(rows))
@@ -326,12 +326,7 @@ impl Reducible for AppState {
                     next.explore.graph_camera = Some(c.centre_on(n, w, h));
                 }
             }
-            Action::Flame(view) => {
-                if (view.kind, view.root) != (self.explore.flame.kind, self.explore.flame.root) {
-                    next.explore.flame_boxes = None;
-                }
-                next.explore.flame = view;
-            }
+            Action::Flame(view) => next.explore.flame = view,
         }
         Rc::new(next)
     }

@@ -22,7 +22,7 @@ use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
 use longpole_core::report::evobench::{analysis_comparison, runs};
-use longpole_core::view::{summary_rows, RunView, TaskDetails};
+use longpole_core::view::{summary_rows, FlameLayout, RunView, TaskDetails};
 use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -115,8 +115,8 @@ fn answer(loaded: &Shared, request: Request) {
         Request::Flame { run, kind, root, icicle, export } if run == l.run => {
             let Some(graph) = l.view.as_ref().and_then(RunView::flame) else { return };
             let m = usize::from(kind);
-            let boxes = flame::layout(graph, m, root);
             if export {
+                let boxes = flame::layout(graph, m, root);
                 let title = l.analysis.inputs.first().map_or("", |i| i.name.as_str());
                 Response::Svg {
                     run,
@@ -124,7 +124,7 @@ fn answer(loaded: &Shared, request: Request) {
                     text: flame_svg(graph, &boxes, m, icicle, title),
                 }
             } else {
-                Response::Flame { run, kind, root, boxes }
+                Response::Flame { run, kind, root, layout: Box::new(FlameLayout::of(graph, m, root)) }
             }
         }
         Request::Export { run, what } if run == l.run => {

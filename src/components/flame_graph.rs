@@ -1,16 +1,15 @@
 //! A run's flame graph (or icicle): an evobench run's call paths, a
-//! profile's operators; each frame as wide as its total for the chosen
-//! measure, the hottest path outlined. A click zooms into a frame; the
-//! breadcrumb zooms out. The frames are laid out by the worker.
+//! profile's operators, a trace's stacks; each frame as wide as its total
+//! for the chosen measure, the hottest path outlined. A click zooms into a
+//! frame; the breadcrumb zooms out. The worker keeps the graph and sends
+//! the frames laid out, with what they show ([`FlameLayout`]).
 
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::state::{Action, FlameView};
-use longpole_core::analysis::flame::{FlameGraph as Graph, FlameNode};
-use longpole_core::layout::flame::FlameBox;
 use longpole_core::render::flame_svg::{fit_label, frame_fill, FRAME_H, WIDTH};
-use std::rc::Rc;
+use longpole_core::view::FlameLayout;
 use yew::prelude::*;
 
 /// Properties of [`FlameGraph`].
@@ -18,12 +17,10 @@ use yew::prelude::*;
 pub struct FlameGraphProps {
     /// The run.
     pub run: RunId,
-    /// The flame graph.
-    pub graph: Rc<Graph>,
     /// How it is shown.
     pub flame: FlameView,
-    /// The frames, once laid out.
-    pub boxes: Option<Shared<Vec<FlameBox>>>,
+    /// The last frames laid out, with the timing kind and root they are for.
+    pub layout: Option<(u8, u32, Shared<FlameLayout>)>,
     /// The worker.
     pub worker: AnalysisWorker,
     /// Actions.
@@ -33,20 +30,24 @@ pub struct FlameGraphProps {
 /// The flame graph view.
 #[component]
 pub fn FlameGraph(props: &FlameGraphProps) -> Html {
-    let (f, graph) = (props.flame, &*props.graph);
+    let f = props.flame;
     {
-        let (worker, run, missing) = (props.worker.clone(), props.run, props.boxes.is_none());
+        let laid_out = props.layout.as_ref().map(|(kind, root, _)| (*kind, *root));
+        let (worker, run, missing) = (props.worker.clone(), props.run, laid_out != Some((f.kind, f.root)));
         use_effect_with((run, f.kind, f.root, missing), move |&(run, kind, root, missing)| {
             if missing {
                 worker.send(&Request::Flame { run, kind, root, icicle: false, export: false }, &[]);
             }
         });
     }
+    let Some(layout) = props.layout.as_ref().map(|(_, _, l)| &**l) else {
+        return html! { <p class="muted">{ "Laying out the flame graph…" }</p> };
+    };
     let m = usize::from(f.kind);
-    let Some(measure) = graph.measures.get(m) else { return html! {} };
+    let Some(measure) = layout.measures.get(m) else { return html! {} };
     let show = |v: Option<u64>| v.map_or("-".to_owned(), |v| measure.unit.show(v));
     let set = |view: FlameView| props.dispatch.reform(move |_: MouseEvent| Action::Flame(view));
-    let kinds = graph.measures.iter().enumerate().map(|(i, k)| {
+    let kinds = layout.measures.iter().enumerate().map(|(i, k)| {
         let on = i == m;
         html! {
             <button class={classes!("button", on.then_some("on"))} onclick={set(FlameView { kind: i as u8, root: 0, ..f })}
@@ -63,42 +64,37 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
     let export_folded = Callback::from(move |_: MouseEvent| {
         worker.send(&Request::Export { run, what: Export::Folded(f.kind) }, &[]);
     });
-    let crumbs = graph.frames(f.root);
-    let total_of = |n: &FlameNode| n.total.get(m).copied().flatten();
-    let root_total = graph.nodes.get(f.root as usize).and_then(total_of).unwrap_or(0);
-    let body = match &props.boxes {
-        None => html! { <p class="muted">{ "Laying out the flame graph…" }</p> },
-        Some(boxes) if boxes.is_empty() => {
-            html! { <p class="muted" data-testid="flame-empty">{ format!("This run has no {} values.", measure.title) }</p> }
-        }
-        Some(boxes) => {
-            let depth = boxes.iter().map(|b| b.depth + 1).max().unwrap_or(1);
-            let h = f64::from(depth) * FRAME_H;
-            html! {
-                <svg class="flame" viewBox={format!("0 0 {WIDTH} {h}")} width="100%" role="img" data-testid="flame-graph"
-                    aria-label={format!("flame graph of {}", measure.title)}>
-                    { for boxes.iter().map(|b| {
-                        let n = &graph.nodes[b.node as usize];
-                        let y = if f.icicle { f64::from(b.depth) * FRAME_H } else { h - f64::from(b.depth + 1) * FRAME_H };
-                        let (x, w) = (b.x * WIDTH, (b.width * WIDTH).max(0.5));
-                        let total = show(total_of(n));
-                        let own = show(n.self_time.get(m).copied().flatten());
-                        let share = total_of(n).unwrap_or(0) as f64 * 100.0 / root_total.max(1) as f64;
-                        let onclick = set(FlameView { root: b.node, ..f });
-                        html! {
-                            <g class={classes!("frame", b.hot.then_some("hot"))} {onclick} data-testid="flame-frame"
-                                data-name={n.name.clone()} data-hot={b.hot.to_string()}>
-                                <title>{ format!("{}\ntotal {total} ({share:.1}%), self {own}", Some(graph.path_of(b.node)).filter(|p| !p.is_empty()).unwrap_or_else(|| n.name.clone())) }</title>
-                                <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{w:.1}")} height={format!("{}", FRAME_H - 1.0)}
-                                    fill={frame_fill(&n.name, n.grouping)} />
-                                if let Some(label) = fit_label(&n.name, w - 6.0) {
-                                    <text x={format!("{:.1}", x + 3.0)} y={format!("{:.1}", y + 12.5)}>{ label }</text>
-                                }
-                            </g>
-                        }
-                    }) }
-                </svg>
-            }
+    let root_total = layout.root_total.unwrap_or(0);
+    let frames = &layout.frames;
+    let body = if frames.is_empty() {
+        html! { <p class="muted" data-testid="flame-empty">{ format!("This run has no {} values.", measure.title) }</p> }
+    } else {
+        let depth = frames.iter().map(|fr| fr.place.depth + 1).max().unwrap_or(1);
+        let h = f64::from(depth) * FRAME_H;
+        html! {
+            <svg class="flame" viewBox={format!("0 0 {WIDTH} {h}")} width="100%" role="img" data-testid="flame-graph"
+                aria-label={format!("flame graph of {}", measure.title)}>
+                { for frames.iter().map(|n| {
+                    let b = &n.place;
+                    let y = if f.icicle { f64::from(b.depth) * FRAME_H } else { h - f64::from(b.depth + 1) * FRAME_H };
+                    let (x, w) = (b.x * WIDTH, (b.width * WIDTH).max(0.5));
+                    let total = show(n.total);
+                    let own = show(n.self_time);
+                    let share = n.total.unwrap_or(0) as f64 * 100.0 / root_total.max(1) as f64;
+                    let onclick = set(FlameView { root: b.node, ..f });
+                    html! {
+                        <g class={classes!("frame", b.hot.then_some("hot"))} {onclick} data-testid="flame-frame"
+                            data-name={n.name.clone()} data-hot={b.hot.to_string()}>
+                            <title>{ format!("{}\ntotal {total} ({share:.1}%), self {own}", if n.path.is_empty() { &n.name } else { &n.path }) }</title>
+                            <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{w:.1}")} height={format!("{}", FRAME_H - 1.0)}
+                                fill={frame_fill(&n.name, n.grouping)} />
+                            if let Some(label) = fit_label(&n.name, w - 6.0) {
+                                <text x={format!("{:.1}", x + 3.0)} y={format!("{:.1}", y + 12.5)}>{ label }</text>
+                            }
+                        </g>
+                    }
+                }) }
+            </svg>
         }
     };
     html! {
@@ -117,13 +113,13 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
             </div>
             <p class="crumbs" data-testid="flame-crumbs">
                 <button class="link" onclick={set(FlameView { root: 0, ..f })} disabled={f.root == 0}>{ "all" }</button>
-                { for crumbs.iter().map(|c| html! { <>{ " › " }<span>{ *c }</span></> }) }
+                { for layout.crumbs.iter().map(|c| html! { <>{ " › " }<span>{ c }</span></> }) }
                 { format!(" · {} · hottest path outlined · click a frame to zoom", show(Some(root_total))) }
             </p>
             { body }
-            if !graph.warnings.is_empty() {
-                <details class="flame-warnings"><summary>{ format!("{} frames whose children exceed them (self time shown as 0)", graph.warnings.len()) }</summary>
-                    <ul>{ for graph.warnings.iter().take(50).map(|w| html! { <li>{ w }</li> }) }</ul>
+            if layout.warning_count > 0 {
+                <details class="flame-warnings"><summary>{ format!("{} frames whose children exceed them (self time shown as 0)", layout.warning_count) }</summary>
+                    <ul>{ for layout.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
                 </details>
             }
         </div>

@@ -24,7 +24,6 @@ use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::view::{EvobenchView, GhcView, MalView, PathView, RunView as View};
 use longpole_core::Summary;
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`RunView`].
@@ -199,13 +198,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
             <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
                 selected={e.selected} dispatch={props.dispatch.clone()} />
         },
-        Tab::Flame => match v.flame() {
-            Some(graph) => html! {
-                <FlameGraph run={props.run} graph={Rc::new(graph.clone())} flame={e.flame} boxes={e.flame_boxes.clone()}
-                    worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
-            },
-            None => html! { <p class="muted">{ "This run has no flame graph." }</p> },
+        Tab::Flame if v.has_flame() => html! {
+            <FlameGraph run={props.run} flame={e.flame} layout={e.flame_layout.clone()}
+                worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
+        Tab::Flame => html! { <p class="muted">{ "This run has no flame graph." }</p> },
         Tab::Report => match &e.report_text {
             Some(text) => html! { <pre class="report" data-testid="report-text">{ &**text }</pre> },
             None => html! { <p class="muted">{ "Writing the report…" }</p> },
@@ -286,7 +283,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         if !program {
                             { tab(Tab::Graph, "Graph".into(), "tab-graph") }
                         }
-                        if v.flame().is_some() {
+                        if v.has_flame() {
                             { tab(Tab::Flame, "Flame graph".into(), "tab-flame") }
                         }
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }

@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChromeView {
     /// The flame graph of every thread's stacks (one measure: time, ns).
+    /// Not serialized: it can hold hundreds of thousands of nodes, so the
+    /// worker keeps it and sends [`super::FlameLayout`]s of it.
+    #[serde(skip)]
     pub flame: FlameGraph,
     /// Bazel's own critical path, in Bazel's order: each component's
     /// action, or the component where none was found.

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 mod bazel;
 mod chrome;
 mod evobench;
+mod flame;
 mod ghc;
 mod mal;
 mod program;
@@ -25,6 +26,7 @@ mod starrocks;
 pub use bazel::BazelView;
 pub use chrome::ChromeView;
 pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
+pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
@@ -316,6 +318,13 @@ impl RunView {
             .map(|e| &e.flame)
             .or(self.starrocks.as_ref().map(|s| &s.flame))
             .or_else(|| self.chrome.as_ref().map(|c| &c.flame))
+    }
+
+    /// Whether the run has a flame graph. Only the worker holds a Chrome
+    /// trace's (it is not sent to the page: see [`ChromeView::flame`]), so
+    /// the page asks this rather than [`RunView::flame`].
+    pub fn has_flame(&self) -> bool {
+        self.evobench.is_some() || self.starrocks.is_some() || self.chrome.is_some()
     }
 
     /// A run's lanes, kinds and window, and nothing else yet: what every
