@@ -50,12 +50,12 @@ fn check(cfg: &Config, chunks: &[usize]) {
             .filter(|&t| m.task(t).role == Role::Transfer)
             .map(|t| TrueCopy {
                 dep_uid: m.uid(t).to_owned(),
-                uid: m.str(m.task(t).target.unwrap()).to_owned(),
+                uid: m.str(m.task(t).target().unwrap()).to_owned(),
                 dest: lane(t),
-                origin: m.lanes()[m.task(t).origin.unwrap().index()].name.clone(),
+                origin: m.lanes()[m.task(t).origin().unwrap().index()].name.clone(),
                 start: ms(m.task(t).start),
                 end: ms(m.task(t).end),
-                size: m.task(t).bytes.unwrap(),
+                size: m.task(t).bytes().unwrap(),
             })
             .collect();
         copies.sort();

@@ -288,7 +288,7 @@ pub fn ya_stat(model: &Model) -> YaStat {
         let Some(d) = dur.filter(|_| t.role != Role::Phase) else { continue };
         longest.offer((std::cmp::Reverse(d), (t.start, t.end, id)), id);
         if t.role == Role::Transfer {
-            biggest_copies.offer((std::cmp::Reverse(t.bytes.unwrap_or(0)), id), id);
+            biggest_copies.offer((std::cmp::Reverse(t.bytes().unwrap_or(0)), id), id);
         }
         if d > 0 {
             let class = classify(t, &download_kind);

@@ -66,10 +66,10 @@ impl<'a> YaReport<'a> {
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 let original = producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p));
-                let origin = t.origin.map_or("None", |o| self.model.lanes()[o.index()].name.as_str());
+                let origin = t.origin().map_or("None", |o| self.model.lanes()[o.index()].name.as_str());
                 format!(
                     "[Copy] (size: {} bytes): copy({origin} -> {}) result of ({},)",
-                    t.bytes.unwrap_or(0),
+                    t.bytes().unwrap_or(0),
                     self.lane(id),
                     python_str_repr(&original)
                 )
@@ -297,8 +297,8 @@ impl<'a> YaReport<'a> {
                 json!({"kind": "run", "uid": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end})
             }
             Role::Transfer => json!({
-                "kind": "copy", "uid": self.model.uid(id), "consumer": t.target.map(|s| self.model.str(s)), "host": self.lane(id),
-                "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
+                "kind": "copy", "uid": self.model.uid(id), "consumer": t.target().map(|s| self.model.str(s)), "host": self.lane(id),
+                "from_host": t.origin().map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
             }),
             Role::Setup => json!({
                 "kind": "prepare", "type": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end,
@@ -323,7 +323,7 @@ impl<'a> YaReport<'a> {
                 json!({
                     "text": producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p)), "elapsed": elapsed,
                     "start_ts": start, "end_ts": end, "to_host": self.lane(id),
-                    "from_host": t.origin.map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": self.model.uid(id),
+                    "from_host": t.origin().map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": self.model.uid(id),
                 })
             }
             Role::Setup => json!({

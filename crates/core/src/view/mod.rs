@@ -194,8 +194,8 @@ pub fn task_row(model: &Model, index: &TimelineIndex, id: TaskId, gap: Nanos) ->
         row: index.row(id),
         start: t.start,
         end: t.end,
-        bytes: t.bytes,
-        from_lane: t.origin.map(|o| model.lanes()[o.index()].name.clone()),
+        bytes: t.bytes(),
+        from_lane: t.origin().map(|o| model.lanes()[o.index()].name.clone()),
         gap,
     }
 }

@@ -13,7 +13,7 @@ use super::log::{CopyRef, Log, RunRef};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::quote_bytes;
 use crate::hash::FastMap;
-use crate::model::{KindId, LaneId, Role, Sym, Task, TaskId, NANOS_PER_MS};
+use crate::model::{KindId, LaneId, Payload, Role, Sym, Task, TaskId, NANOS_PER_MS};
 use crate::recent_ids::RecentIds;
 use std::borrow::Cow;
 
@@ -361,9 +361,7 @@ impl Reconciler {
         let (kind, lane) = (self.kinds().1, self.lane(c.dest_host));
         let origin = c.origin_host.map(|h| self.lane(h));
         let task = Task {
-            bytes: Some(c.size),
-            origin,
-            target: Some(Sym(uid)),
+            payload: Some(Box::new(Payload { bytes: Some(c.size), origin, target: Some(Sym(uid)) })),
             ..Task::new(Sym(dep_uid), kind, Role::Transfer, lane, ns(c.start), ns(c.end))
         };
         let task = self.log.builder.task(task);
@@ -536,7 +534,10 @@ fn set_result(run: &mut Task, fields: &Fields<'_>) {
     if let Some(status) = fields.get(4) {
         run.failed = status != b"OK";
     }
-    run.bytes = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
+    let bytes = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
+    if bytes.is_some() || run.payload.is_some() {
+        run.payload_mut().bytes = bytes;
+    }
 }
 
 /// A field as text; bytes that are not UTF-8 are replaced and reported.
