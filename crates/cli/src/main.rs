@@ -1,6 +1,7 @@
 //! `longpole`: the command-line face of longpole-core. It reads files from
 //! disk ([`read`]) and prints what the core computes. No analysis lives here.
 
+mod chunks;
 mod read;
 
 use anyhow::{bail, Context, Result};

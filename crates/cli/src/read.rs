@@ -1,21 +1,31 @@
 //! Reading the input files from disk in slices, exactly as the browser's
 //! worker does, several files at once (a log and its graph.json read side by
 //! side), with a progress line per file on stderr once reading has taken
-//! more than a second and only when stderr is a terminal. The inputs come
-//! back in the order given, whatever the thread count.
+//! more than a second and only when stderr is a terminal. Within a file
+//! whose reader takes lines read ahead (a distbuild log), another thread
+//! reads the next chunks and their lines ahead while this one reconciles,
+//! in order. The inputs come back in the order given, whatever the thread
+//! count, and the same as when read on one thread.
 
+use crate::chunks::LineChunks;
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use longpole_core::formats::{Prepared, Preparer};
 use longpole_core::{Ingest, Input};
 use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Size of the slices files are read in.
 const SLICE: usize = 4 << 20;
+/// Size of the chunks whose lines are read ahead: small enough that the
+/// reconciler soon has work, and that the chunks in flight stay small.
+const AHEAD: usize = 1 << 20;
+/// Chunks read ahead and waiting to be fed, at most.
+const IN_FLIGHT: usize = 2;
 /// Reads shorter than this show no progress.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
@@ -54,9 +64,10 @@ impl Progress {
     }
 }
 
-/// Reads `paths` on up to `threads` threads, keeping every byte of each
-/// (for rewriting and dumps) when `keep_source`; the first failure in the
-/// order given is the error.
+/// Reads `paths` on up to `threads` threads (with more than one, a file
+/// whose lines can be read ahead has a thread of its own for that),
+/// keeping every byte of each (for rewriting and dumps) when
+/// `keep_source`; the first failure in the order given is the error.
 pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
     let progress = Progress::new();
     let next = AtomicUsize::new(0);
@@ -66,7 +77,7 @@ pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Ve
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = paths.get(i) else { break };
-                let read = read(path, &progress, keep_source);
+                let read = read(path, &progress, threads, keep_source);
                 *results[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(read);
             });
         }
@@ -83,10 +94,11 @@ pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Ve
         .collect()
 }
 
-/// Reads one file.
-fn read(path: &Path, progress: &Progress, keep_source: bool) -> Result<Input> {
+/// Reads one file, keeping every byte of it when `keep_source`; with more
+/// than one thread, its lines ahead on another.
+fn read(path: &Path, progress: &Progress, threads: usize, keep_source: bool) -> Result<Input> {
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut ingest = Ingest::new(&name);
     if keep_source {
         ingest.keep_source();
@@ -96,16 +108,65 @@ fn read(path: &Path, progress: &Progress, keep_source: bool) -> Result<Input> {
         ingest.expect_bytes(len);
     }
     let bar = progress.bar(&name, len.unwrap_or(0));
-    let mut buf = vec![0; SLICE];
-    loop {
-        let n = file.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
-        if n == 0 {
+    // The first chunk is small: once it tells the format, a file whose
+    // lines are read ahead goes on in chunks of that size, others in slices.
+    let mut chunks = LineChunks::new(file, AHEAD);
+    let cannot_read = || format!("cannot read {}", path.display());
+    let mut buf = Vec::new();
+    while let Some(chunk) = chunks.next(buf).with_context(cannot_read)? {
+        ingest.feed(&chunk)?;
+        bar.inc(chunk.len() as u64);
+        progress.tick();
+        buf = chunk;
+        if let Some(preparer) = ingest.preparer().filter(|_| threads > 1) {
+            read_ahead(&mut ingest, chunks, preparer, &bar, progress).with_context(cannot_read)?;
             break;
         }
-        ingest.feed(&buf[..n])?;
-        bar.inc(n as u64);
-        progress.tick();
+        chunks.resize(SLICE);
     }
     bar.finish_and_clear();
     Ok(ingest.finish()?)
+}
+
+/// A chunk with its lines read ahead.
+type Ahead = (Vec<u8>, Prepared);
+
+/// Feeds the rest of the file to `ingest`, its chunks read and their lines
+/// read ahead on another thread while this one feeds the chunks before
+/// them, in order. The queue is short, so a few chunks are in flight at
+/// most, and their memory goes back to be used again.
+fn read_ahead(
+    ingest: &mut Ingest,
+    mut chunks: LineChunks,
+    preparer: Preparer,
+    bar: &ProgressBar,
+    progress: &Progress,
+) -> Result<()> {
+    std::thread::scope(|scope| {
+        let (ahead_tx, ahead_rx) = sync_channel::<Ahead>(IN_FLIGHT);
+        let (spare_tx, spare_rx) = sync_channel::<Ahead>(IN_FLIGHT + 1);
+        let reader = scope.spawn(move || -> std::io::Result<()> {
+            loop {
+                let (buf, mut prepared) = spare_rx.try_recv().unwrap_or_default();
+                let Some(chunk) = chunks.next(buf)? else { return Ok(()) };
+                preparer(&chunk, &mut prepared);
+                if ahead_tx.send((chunk, prepared)).is_err() {
+                    return Ok(());
+                }
+            }
+        });
+        let fed = ahead_rx.iter().try_for_each(|(chunk, prepared)| -> Result<()> {
+            ingest.feed_prepared(&chunk, &prepared)?;
+            bar.inc(chunk.len() as u64);
+            progress.tick();
+            // A full queue means enough spares: these are dropped.
+            let _ = spare_tx.try_send((chunk, prepared));
+            Ok(())
+        });
+        // Stops the reader (its queue closes) if feeding failed.
+        drop(ahead_rx);
+        let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        fed?;
+        Ok(read?)
+    })
 }

@@ -1,6 +1,7 @@
 //! The CLI's output does not depend on its thread count: every sample of
-//! every format, and the samples read together as one analysis, give the
-//! same JSON report on 1 thread as on 4.
+//! every format, the samples read together as one analysis, and a
+//! simulated distbuild log big enough for its lines to be read ahead on
+//! other threads, give the same JSON report on 1 thread as on 4.
 
 use assert_cmd::Command;
 use std::path::PathBuf;
@@ -39,4 +40,27 @@ fn one_thread_and_four_give_the_same_report_for_files_read_together() {
     let one = analyze(&files, 1);
     assert!(one.contains("simulated-build.graph.json.gz") && one.contains("starrocks-profile1.txt"));
     assert_eq!(one, analyze(&files, 4));
+}
+
+#[test]
+fn one_thread_and_four_give_the_same_report_for_a_log_read_ahead() {
+    use longpole_distbuild_sim::{graph, simulate, write_graph_json, Config};
+    let dir = std::env::temp_dir().join(format!("longpole-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = Config { nodes: 4_000, hosts: 40, ..Default::default() };
+    let nodes = graph(&cfg);
+    let (log, graph_json) = (dir.join("build.log"), dir.join("graph.json"));
+    let mut text = Vec::new();
+    simulate(&cfg, &nodes, &mut text).unwrap();
+    // A bad line late in the log: its diagnostic names the same line either way.
+    text.extend_from_slice(b"12x started A host1\n");
+    assert!(text.len() > 3 << 20, "several chunks of lines read ahead: {} bytes", text.len());
+    std::fs::write(&log, &text).unwrap();
+    write_graph_json(&nodes, &mut std::fs::File::create(&graph_json).unwrap()).unwrap();
+    let files = [log, graph_json];
+    let one = analyze(&files, 1);
+    assert!(one.contains("distbuild.bad-time"), "the bad line is reported");
+    assert_eq!(one, analyze(&files, 4));
+    assert_eq!(analyze(&files[..1], 1), analyze(&files[..1], 4), "the log alone");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -20,3 +20,11 @@ pub type FastMap<K, V> = std::collections::HashMap<K, V, FastState>;
 
 /// A `HashSet` with the [`FastState`] hash.
 pub type FastSet<K> = std::collections::HashSet<K, FastState>;
+
+/// The hash of `bytes` that the interner and [`crate::recent_ids`] use: the
+/// same on every thread and in every run, so it can be computed ahead, on
+/// another thread.
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    FastState::default().hash_one(bytes)
+}

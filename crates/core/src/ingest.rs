@@ -10,7 +10,9 @@
 use crate::decompress::{Compression, CorruptStream, Decoded, Decoder};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::{Error, FormatError};
-use crate::formats::{detect, Detection, Format, FormatId, FormatReader, Parsed, ReadCounts, SniffInput, SNIFF_LIMIT};
+use crate::formats::{
+    detect, Detection, Format, FormatId, FormatReader, Parsed, Prepared, Preparer, ReadCounts, SniffInput, SNIFF_LIMIT,
+};
 use serde::{Deserialize, Serialize};
 
 /// Bytes of an unrecognised input quoted in its error.
@@ -202,6 +204,42 @@ impl Ingest {
         self.bytes += chunk.len() as u64;
         let r = self.feed_inner(chunk);
         r.map_err(|stop| self.error(stop))?;
+        self.tell_share();
+        Ok(())
+    }
+
+    /// Once the format is known, for an input that is not compressed and
+    /// whose reader can take whole lines read ahead: the pure function that
+    /// reads a chunk's lines ahead, for [`Ingest::feed_prepared`]. A
+    /// caller with threads runs it on the next chunks while this one is
+    /// read; the result is the same as feeding the chunks.
+    pub fn preparer(&self) -> Option<Preparer> {
+        match (&self.decoder, &self.sink.stage) {
+            (Some(d), Stage::Reading(_, reader)) if d.codec() == Compression::None => reader.preparer(),
+            _ => None,
+        }
+    }
+
+    /// Feeds the next chunk of the input, with what [`Ingest::preparer`]'s
+    /// function made of it: the same as [`Ingest::feed`] of the chunk,
+    /// which it falls back to when what was prepared cannot be used.
+    pub fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared) -> Result<(), Error> {
+        let plain = self.decoder.as_ref().is_some_and(|d| d.codec() == Compression::None);
+        let Stage::Reading(_, reader) = &mut self.sink.stage else { return self.feed(chunk) };
+        if !plain {
+            return self.feed(chunk);
+        }
+        self.bytes += chunk.len() as u64;
+        self.sink.decompressed += chunk.len() as u64;
+        let r = reader.feed_prepared(chunk, prepared, &mut self.sink.diags);
+        r.map_err(|e| self.error(Stop::Format(e)))?;
+        self.tell_share();
+        Ok(())
+    }
+
+    /// Tells the reader, once [`EXPECT_AFTER`] bytes are read, which share
+    /// of the whole input that was.
+    fn tell_share(&mut self) {
         if let (Some(total), Stage::Reading(_, reader)) = (self.expected, &mut self.sink.stage) {
             if self.bytes >= EXPECT_AFTER {
                 self.expected = None;
@@ -210,7 +248,6 @@ impl Ingest {
                 }
             }
         }
-        Ok(())
     }
 
     fn feed_inner(&mut self, chunk: &[u8]) -> Result<(), Stop> {

@@ -6,9 +6,8 @@
 //! offset and a table slot) — a million build uids take tens of megabytes,
 //! not a hundred.
 
-use crate::hash::FastState;
+use crate::hash::hash_bytes;
 use hashbrown::HashTable;
-use std::hash::BuildHasher;
 
 /// Maps strings to dense ids and back.
 #[derive(Default, Clone)]
@@ -17,9 +16,8 @@ pub struct Interner {
     text: String,
     /// String `i` is `text[ends[i - 1]..ends[i]]` (from 0 for the first).
     ends: Vec<usize>,
-    /// The ids, found by the hash of their string.
+    /// The ids, found by the hash of their string's bytes ([`hash_bytes`]).
     ids: HashTable<u32>,
-    hasher: FastState,
 }
 
 /// The string `id` of `text` cut at `ends`.
@@ -37,26 +35,36 @@ impl Interner {
 
     /// The id of `s`, added on first use.
     pub fn intern(&mut self, s: &str) -> u32 {
-        let Interner { text, ends, ids, hasher } = self;
-        let hash = hasher.hash_one(s);
-        let found = ids.find(hash, |&id| slice(text, ends, id) == s);
-        if let Some(&id) = found {
+        self.intern_hashed(s, hash_bytes(s.as_bytes()))
+    }
+
+    /// [`Interner::intern`] for a string whose [`hash_bytes`] is known.
+    pub fn intern_hashed(&mut self, s: &str, hash: u64) -> u32 {
+        if let Some(id) = self.get_hashed(s.as_bytes(), hash) {
             return id;
         }
+        let Interner { text, ends, ids } = self;
         let id = ends.len() as u32;
         text.push_str(s);
         ends.push(text.len());
-        ids.insert_unique(hash, id, |&id| hasher.hash_one(slice(text, ends, id)));
+        ids.insert_unique(hash, id, |&id| hash_bytes(slice(text, ends, id).as_bytes()));
         id
+    }
+
+    /// The id of the string whose bytes are `bytes` and whose
+    /// [`hash_bytes`] is `hash`, if it was interned (bytes that are not
+    /// UTF-8 never were).
+    pub fn get_hashed(&self, bytes: &[u8], hash: u64) -> Option<u32> {
+        self.ids.find(hash, |&id| self.name(id).as_bytes() == bytes).copied()
     }
 
     /// Makes room for `count` more strings of `bytes` bytes in all, exactly,
     /// so that adding them does not grow the buffers by doubling.
     pub fn reserve(&mut self, bytes: usize, count: usize) {
-        let Interner { text, ends, ids, hasher } = self;
+        let Interner { text, ends, ids } = self;
         text.reserve_exact(bytes);
         ends.reserve_exact(count);
-        ids.reserve(count, |&id| hasher.hash_one(slice(text, ends, id)));
+        ids.reserve(count, |&id| hash_bytes(slice(text, ends, id).as_bytes()));
     }
 
     /// The strings one after another, and where each ends (for handing the
@@ -77,24 +85,20 @@ impl Interner {
             }
             from = end;
         }
-        let mut interner = Interner {
-            text,
-            ends: ends.into_iter().map(|e| e as usize).collect(),
-            ids: HashTable::with_capacity(0),
-            hasher: FastState::default(),
-        };
-        let Interner { text, ends, ids, hasher } = &mut interner;
-        ids.reserve(ends.len(), |&id| hasher.hash_one(slice(text, ends, id)));
+        let mut interner =
+            Interner { text, ends: ends.into_iter().map(|e| e as usize).collect(), ids: HashTable::with_capacity(0) };
+        let Interner { text, ends, ids } = &mut interner;
+        let hash = |id| hash_bytes(slice(text, ends, id).as_bytes());
+        ids.reserve(ends.len(), |&id| hash(id));
         for id in 0..ends.len() as u32 {
-            ids.insert_unique(hasher.hash_one(slice(text, ends, id)), id, |&id| hasher.hash_one(slice(text, ends, id)));
+            ids.insert_unique(hash(id), id, |&id| hash(id));
         }
         Some(interner)
     }
 
     /// The id of `s`, if it was interned.
     pub fn get(&self, s: &str) -> Option<u32> {
-        let hash = self.hasher.hash_one(s);
-        self.ids.find(hash, |&id| self.name(id) == s).copied()
+        self.get_hashed(s.as_bytes(), hash_bytes(s.as_bytes()))
     }
 
     /// The string of `id`.
@@ -148,6 +152,11 @@ mod tests {
             assert_eq!(i.get(n), Some(*id));
         }
         assert_eq!(i.get("missing"), None);
+        // Found by bytes and their hash, as a reader hashes them ahead.
+        assert_eq!(i.get_hashed(b"uid-b", crate::hash::hash_bytes(b"uid-b")), Some(3));
+        assert_eq!(i.get_hashed(b"\xff", crate::hash::hash_bytes(b"\xff")), None);
+        assert_eq!(i.intern_hashed("uid-c", crate::hash::hash_bytes(b"uid-c")), 5);
+        assert_eq!(i.get("uid-c"), Some(5));
     }
 
     #[test]

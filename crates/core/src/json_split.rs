@@ -370,17 +370,20 @@ fn container_end(bytes: &[u8]) -> Option<(usize, u64)> {
     while let Some(&b) = bytes.get(i) {
         i += 1;
         match b {
+            // Inside a string only these three matter: the bytes between go at once.
             b'"' => loop {
-                match *bytes.get(i)? {
+                i += memchr::memchr3(b'"', b'\\', b'\n', bytes.get(i..)?)?;
+                match bytes[i] {
                     b'"' => {
                         i += 1;
                         break;
                     }
-                    b'\\' => i += 1,
-                    b'\n' => lines += 1,
-                    _ => {}
+                    b'\\' => i += 2,
+                    _ => {
+                        lines += 1;
+                        i += 1;
+                    }
                 }
-                i += 1;
             },
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {

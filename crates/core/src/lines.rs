@@ -25,6 +25,17 @@ impl LineSplitter {
         self.line_no
     }
 
+    /// Whether an unfinished line is held, for the next chunk to complete.
+    pub fn holds_partial(&self) -> bool {
+        !self.partial.is_empty()
+    }
+
+    /// Counts `n` whole lines that were delivered without the splitter (read
+    /// ahead from a chunk while no unfinished line was held).
+    pub fn count_lines(&mut self, n: u64) {
+        self.line_no += n;
+    }
+
     /// Feeds one chunk, calling `each(line_no, line)` for every line it completes.
     pub fn feed<E>(&mut self, chunk: &[u8], mut each: impl FnMut(u64, &[u8]) -> Result<(), E>) -> Result<(), E> {
         let mut from = 0;

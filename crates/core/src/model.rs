@@ -284,6 +284,17 @@ impl ModelBuilder {
         Sym(self.model.strings.intern(s))
     }
 
+    /// [`ModelBuilder::sym`] for a string whose [`crate::hash::hash_bytes`] is known.
+    pub fn sym_hashed(&mut self, s: &str, hash: u64) -> Sym {
+        Sym(self.model.strings.intern_hashed(s, hash))
+    }
+
+    /// The symbol of the string whose bytes are `bytes` and whose
+    /// [`crate::hash::hash_bytes`] is `hash`, if it is in the table.
+    pub fn find_sym_hashed(&self, bytes: &[u8], hash: u64) -> Option<Sym> {
+        self.model.strings.get_hashed(bytes, hash).map(Sym)
+    }
+
     /// Makes room for `count` more strings of `bytes` bytes in all (see
     /// [`Interner::reserve`]).
     pub fn reserve_strings(&mut self, bytes: usize, count: usize) {

@@ -9,14 +9,15 @@
 //! slot its hash picks, in a table small enough to stay in the CPU's cache.
 //! A name found here gives the id the interner gave it, which never changes.
 
-use crate::hash::FastState;
-use std::hash::BuildHasher;
+use crate::hash::hash_bytes;
 
 /// The longest name kept (a slot is 32 bytes: length, name, id).
 const LONGEST: usize = 27;
 
-/// Slots, as a power of two: 8,192 slots, 256 KiB.
-const SLOT_BITS: u32 = 13;
+/// Slots, as a power of two: 32,768 slots, 1 MiB, within a core's L2
+/// cache (on a 135 MB distbuild log the whole analysis took 4% less CPU
+/// time than with 8,192).
+const SLOT_BITS: u32 = 15;
 
 #[derive(Clone, Copy)]
 struct Slot {
@@ -32,12 +33,11 @@ const EMPTY: Slot = Slot { len: 0, name: [0; LONGEST], id: 0 };
 #[derive(Clone)]
 pub struct RecentIds {
     slots: Vec<Slot>,
-    hasher: FastState,
 }
 
 impl Default for RecentIds {
     fn default() -> Self {
-        RecentIds { slots: vec![EMPTY; 1 << SLOT_BITS], hasher: FastState::default() }
+        RecentIds { slots: vec![EMPTY; 1 << SLOT_BITS] }
     }
 }
 
@@ -53,11 +53,16 @@ impl RecentIds {
     /// `intern` gives, together with whether that may be remembered (a name
     /// that is not UTF-8, say, is reported each time it is seen).
     pub fn id(&mut self, bytes: &[u8], intern: impl FnOnce() -> (u32, bool)) -> u32 {
+        self.id_hashed(bytes, hash_bytes(bytes), intern)
+    }
+
+    /// [`RecentIds::id`] for a name whose [`hash_bytes`] is known.
+    pub fn id_hashed(&mut self, bytes: &[u8], hash: u64, intern: impl FnOnce() -> (u32, bool)) -> u32 {
         if bytes.len() > LONGEST {
             return intern().0;
         }
         // Fibonacci hashing spreads any hash's bits over the slot number.
-        let hash = self.hasher.hash_one(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let hash = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let slot = &mut self.slots[(hash >> (64 - SLOT_BITS)) as usize];
         if usize::from(slot.len) == bytes.len() + 1 && &slot.name[..bytes.len()] == bytes {
             return slot.id;

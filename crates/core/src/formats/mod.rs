@@ -215,11 +215,37 @@ pub trait FormatReader {
     /// shrinks. Readers whose lists are small keep the default, which does
     /// nothing.
     fn expect(&mut self, _share_read: f64) {}
+    /// For a reader that can take a chunk's whole lines read ahead (on
+    /// another thread): the pure function that reads them.
+    fn preparer(&self) -> Option<Preparer> {
+        None
+    }
+    /// Reads `chunk`, given what this reader's [`FormatReader::preparer`]
+    /// made of it; the same as [`FormatReader::feed`] of it.
+    fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared, diags: &mut Diagnostics) -> Result<(), FormatError> {
+        let _ = prepared;
+        self.feed(chunk, diags)
+    }
     /// Ends the input and returns what was read.
     fn finish(self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError>;
     /// Counts so far.
     fn counts(&self) -> ReadCounts;
 }
+
+/// A chunk's whole lines, read ahead by a [`Preparer`] on any thread.
+#[derive(Debug, Default)]
+pub enum Prepared {
+    /// Nothing yet.
+    #[default]
+    Nothing,
+    /// A distbuild log's.
+    Distbuild(distbuild::LinesAhead),
+}
+
+/// Reads a chunk's whole lines ahead into a [`Prepared`], in place of
+/// what it held (its memory is used again): pure, so any thread may run
+/// it, and the result does not depend on which one did.
+pub type Preparer = fn(&[u8], &mut Prepared);
 
 /// Every format, in detection priority order.
 pub static REGISTRY: &[&dyn Format] = &[

@@ -4,47 +4,58 @@
 //! single space separates two fields, so two spaces in a row hold an empty
 //! field. Whitespace is never collapsed.
 
-/// No known event has more than 7 fields; a few more are kept so that
+/// No known event has more than 7 fields; a few more are counted so that
 /// a longer line is still read (its extra fields are ignored).
 pub(super) const MAX_FIELDS: usize = 10;
 
-/// The fields of one line.
-pub(super) struct Fields<'a> {
-    fields: [&'a [u8]; MAX_FIELDS],
-    len: usize,
+/// Fields whose place is kept: every field a known event reads.
+const KEPT: usize = 7;
+
+/// The fields of one line: where each of the first [`KEPT`] ends, and how
+/// many there are (up to [`MAX_FIELDS`]). Offsets are from the line's start.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fields {
+    ends: [usize; KEPT],
+    len: u8,
 }
 
-impl<'a> Fields<'a> {
+impl Fields {
     /// Splits `line` (without its `\n`) into fields.
-    pub(super) fn split(line: &'a [u8]) -> Self {
+    pub(super) fn split(line: &[u8]) -> Self {
         let end = line.iter().rposition(|b| !is_python_space(*b)).map_or(0, |i| i + 1);
-        let mut fields = [&line[..0]; MAX_FIELDS];
-        let mut len = 0;
+        let mut fields = Fields { ends: [0; KEPT], len: 0 };
         if end > 0 {
-            let text = &line[..end];
-            let mut from = 0;
-            for space in memchr::memchr_iter(b' ', text) {
-                if len == MAX_FIELDS - 1 {
+            for space in memchr::memchr_iter(b' ', &line[..end]) {
+                if usize::from(fields.len) == MAX_FIELDS - 1 {
                     break;
                 }
-                fields[len] = &text[from..space];
-                len += 1;
-                from = space + 1;
+                fields.push(space);
             }
-            fields[len] = &text[from..];
-            len += 1;
+            fields.push(end);
         }
-        Fields { fields, len }
+        fields
+    }
+
+    fn push(&mut self, end: usize) {
+        if let Some(e) = self.ends.get_mut(usize::from(self.len)) {
+            *e = end;
+        }
+        self.len += 1;
     }
 
     /// Number of fields (an empty line has none).
     pub(super) fn len(&self) -> usize {
-        self.len
+        usize::from(self.len)
     }
 
-    /// Field `i` (0-based), if present.
-    pub(super) fn get(&self, i: usize) -> Option<&'a [u8]> {
-        (i < self.len).then(|| self.fields[i])
+    /// Field `i` (0-based) of `line`, the line these fields were split
+    /// from, if present and kept.
+    pub(super) fn get<'a>(&self, line: &'a [u8], i: usize) -> Option<&'a [u8]> {
+        if i >= self.len() {
+            return None;
+        }
+        let from = if i == 0 { 0 } else { self.ends.get(i - 1)? + 1 };
+        line.get(from..*self.ends.get(i)?)
     }
 }
 
@@ -88,7 +99,7 @@ mod tests {
 
     fn fields(line: &str) -> Vec<String> {
         let f = Fields::split(line.as_bytes());
-        (0..f.len()).map(|i| String::from_utf8(f.get(i).unwrap().to_vec()).unwrap()).collect()
+        (0..f.len()).map(|i| String::from_utf8(f.get(line.as_bytes(), i).unwrap().to_vec()).unwrap()).collect()
     }
 
     #[test]
@@ -98,6 +109,9 @@ mod tests {
         assert_eq!(fields("  1 a"), ["", "", "1", "a"]);
         assert!(fields("   ").is_empty());
         assert!(fields("").is_empty());
+        let long = "0 1 2 3 4 5 6 7 8 9 10 11";
+        assert_eq!(Fields::split(long.as_bytes()).len(), MAX_FIELDS);
+        assert_eq!(fields(&long[..13]), ["0", "1", "2", "3", "4", "5", "6"]);
     }
 
     #[test]

@@ -42,17 +42,22 @@
 //! makes one giant task). A line containing a NUL byte ends the log: the
 //! input is no longer text.
 
+mod ahead;
 mod binder;
 mod line;
 mod log;
 mod reconcile;
 
+pub use ahead::LinesAhead;
+
+use super::Prepared;
 pub use log::{CopyRef, Log, RunRef};
 
-use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
+use super::{Format, FormatId, FormatReader, Parsed, Preparer, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position};
 use crate::error::FormatError;
 use crate::lines::LineSplitter;
+use ahead::Line;
 use line::{parse_int, Fields};
 use reconcile::{is_known_event, Reconciler};
 
@@ -86,11 +91,11 @@ impl Format for DistbuildFormat {
                 None => return sniff_partial(rest),
             };
             let fields = Fields::split(line);
-            let Some(time) = fields.get(0) else { continue };
+            let Some(time) = fields.get(line, 0) else { continue };
             if parse_int(time).is_none() {
                 return Sniff::No;
             }
-            if fields.get(1).is_some_and(is_known_event) {
+            if fields.get(line, 1).is_some_and(is_known_event) {
                 return Sniff::Yes;
             }
         }
@@ -146,7 +151,7 @@ impl DistbuildReader {
                 line,
             ));
         }
-        state.line(line_no, &Fields::split(line), line, diags);
+        state.line(line_no, &Line::read(line), line, diags);
         Ok(())
     }
 }
@@ -156,6 +161,35 @@ impl FormatReader for DistbuildReader {
         self.nul_seen = self.nul_seen || memchr::memchr(0, chunk).is_some();
         let (state, nul_seen) = (&mut self.state, self.nul_seen);
         self.lines.feed(chunk, |n, l| Self::line(state, diags, nul_seen, n, l))
+    }
+
+    fn preparer(&self) -> Option<Preparer> {
+        Some(|chunk, prepared| {
+            if !matches!(prepared, Prepared::Distbuild(_)) {
+                *prepared = Prepared::Distbuild(LinesAhead::default());
+            }
+            if let Prepared::Distbuild(ahead) = prepared {
+                ahead.prepare(chunk);
+            }
+        })
+    }
+
+    /// Whole lines read ahead go straight to the reconciler, numbered as
+    /// the splitter would have numbered them; the chunk is fed as usual
+    /// when they cannot be used (an unfinished line is held, the lines
+    /// hold a NUL byte, or they were read from another chunk).
+    fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared, diags: &mut Diagnostics) -> Result<(), FormatError> {
+        let ahead = match prepared {
+            Prepared::Distbuild(ahead) if !self.lines.holds_partial() && ahead.fit(chunk) => ahead,
+            _ => return self.feed(chunk, diags),
+        };
+        let mut line_no = self.lines.lines();
+        for (raw, line) in ahead.lines(chunk) {
+            line_no += 1;
+            self.state.line(line_no, line, raw, diags);
+        }
+        self.lines.count_lines(line_no - self.lines.lines());
+        self.feed(ahead.rest(chunk), diags)
     }
 
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {

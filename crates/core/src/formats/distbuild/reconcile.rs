@@ -7,8 +7,9 @@
 //! dropped silently; a line ya would crash on (a bad time, a missing field)
 //! is reported and skipped.
 
+use super::ahead::{Event, Line};
 use super::binder::Binder;
-use super::line::{is_numeric, parse_int, Fields};
+use super::line::{is_numeric, parse_int};
 use super::log::{CopyRef, Log, RunRef};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::quote_bytes;
@@ -104,6 +105,9 @@ pub(super) struct Reconciler {
     log: Log,
     /// The ids of the uids named on the last lines.
     recent_uids: RecentIds,
+    /// The ids of the hosts named on the last lines (nearly all of them:
+    /// a build farm has hundreds).
+    recent_hosts: RecentIds,
     /// Index in `log.runs` by uid (`u32::MAX`: none yet).
     run_of_uid: Vec<u32>,
     /// The line that created each run task.
@@ -128,9 +132,10 @@ impl Reconciler {
         self.events
     }
 
-    /// Reads one line.
-    pub(super) fn line(&mut self, line_no: u64, fields: &Fields<'_>, raw: &[u8], diags: &mut Diagnostics) {
+    /// Reads one line, `raw`, read ahead as `line`.
+    pub(super) fn line(&mut self, line_no: u64, line: &Line, raw: &[u8], diags: &mut Diagnostics) {
         let at = Position::Line(line_no);
+        let fields = &line.fields;
         if fields.len() < 3 {
             if fields.len() > 0 {
                 diags.report(
@@ -142,15 +147,15 @@ impl Reconciler {
             }
             return;
         }
-        let (Some(time_field), Some(ev), Some(uid_field)) = (fields.get(0), fields.get(1), fields.get(2)) else {
-            return;
-        };
-        let Some(time) = parse_int(time_field) else {
+        let Some(time) = line.time else {
             diags.report(
                 Severity::Warning,
                 "distbuild.bad-time",
                 at,
-                format!("the time {} is not an integer number of milliseconds; line skipped", quote_bytes(time_field)),
+                format!(
+                    "the time {} is not an integer number of milliseconds; line skipped",
+                    quote_bytes(line.field(raw, 0))
+                ),
             );
             return;
         };
@@ -159,19 +164,7 @@ impl Reconciler {
             None => (time, time),
             Some((lo, hi)) => (lo.min(time), hi.max(time)),
         });
-        let need = match ev {
-            b"started"
-            | b"finished"
-            | b"finished_from_cache"
-            | b"deployed"
-            | b"deploy"
-            | b"prepare_start"
-            | b"repository_prepared"
-            | b"resources_prepared" => 4,
-            b"dep_start" | b"dep_wait" => 5,
-            b"dep_finished" => 7,
-            _ => 3,
-        };
+        let need = line.event.needs();
         if fields.len() < need {
             diags.report(
                 Severity::Warning,
@@ -179,60 +172,60 @@ impl Reconciler {
                 at,
                 format!(
                     "'{}' needs {need} fields but the line has {}; skipped {}",
-                    String::from_utf8_lossy(ev),
+                    String::from_utf8_lossy(line.field(raw, 1)),
                     fields.len(),
                     quote_bytes(raw)
                 ),
             );
             return;
         }
-        let f = |i: usize| fields.get(i).unwrap_or_default();
-        match ev {
-            b"started" | b"deployed" => {
-                let uid = self.uid(uid_field, line_no, diags);
-                let host = self.host(f(3), line_no, diags);
+        let f = |i: usize| line.field(raw, i);
+        let name = |i: usize| line.name(raw, i);
+        match line.event {
+            Event::Started | Event::Deployed => {
+                let uid = self.uid(name(2), line_no, diags);
+                let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
                 self.run(uid, host, line_no).start = ns(Some(time));
             }
-            b"finished" => {
-                let uid = self.uid(uid_field, line_no, diags);
-                let host = self.host(f(3), line_no, diags);
+            Event::Finished => {
+                let uid = self.uid(name(2), line_no, diags);
+                let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
                 let run = self.run(uid, host, line_no);
                 run.end = ns(Some(time));
-                set_result(run, fields);
+                set_result(run, line, raw);
             }
-            b"finished_from_cache" => {
-                let uid = self.uid(uid_field, line_no, diags);
-                let host = self.host(f(3), line_no, diags);
+            Event::FinishedFromCache => {
+                let uid = self.uid(name(2), line_no, diags);
+                let host = self.host(name(3), line_no, diags);
                 let run = self.run(uid, host, line_no);
                 run.cached = true;
                 run.start = ns(Some(time));
                 run.end = ns(Some(time));
-                set_result(run, fields);
+                set_result(run, line, raw);
             }
-            b"dep_start" | b"dep_wait" => {
-                if let Some(old) = fields.get(5) {
-                    if !old.is_empty() && !is_numeric(old) && !self.old_dep_dialect {
-                        self.old_dep_dialect = true;
-                        diags.report(
-                            Severity::Info,
-                            "distbuild.old-dialect",
-                            at,
-                            "older dialect (before late 2024): dep_start/dep_wait carry the origin host where the dependency count is now",
-                        );
-                    }
+            Event::DepStart | Event::DepWait => {
+                let old = f(5);
+                if !old.is_empty() && !is_numeric(old) && !self.old_dep_dialect {
+                    self.old_dep_dialect = true;
+                    diags.report(
+                        Severity::Info,
+                        "distbuild.old-dialect",
+                        at,
+                        "older dialect (before late 2024): dep_start/dep_wait carry the origin host where the dependency count is now",
+                    );
                 }
-                let uid = self.uid(uid_field, line_no, diags);
-                let dest = self.host(f(3), line_no, diags);
-                let dep = self.uid(f(4), line_no, diags);
+                let uid = self.uid(name(2), line_no, diags);
+                let dest = self.host(name(3), line_no, diags);
+                let dep = self.uid(name(4), line_no, diags);
                 self.copy(dep, uid, dest, line_no, |c| c.start = Some(time));
             }
-            b"dep_finished" => {
-                let uid = self.uid(uid_field, line_no, diags);
-                let dest = self.host(f(3), line_no, diags);
-                let dep = self.uid(f(4), line_no, diags);
-                let origin = self.host(f(5), line_no, diags);
+            Event::DepFinished => {
+                let uid = self.uid(name(2), line_no, diags);
+                let dest = self.host(name(3), line_no, diags);
+                let dep = self.uid(name(4), line_no, diags);
+                let origin = self.host(name(5), line_no, diags);
                 let size = f(6);
                 let size = if is_numeric(size) { parse_int(size).map_or(0, |s| s as u64) } else { 0 };
                 self.copy(dep, uid, dest, line_no, |c| {
@@ -241,14 +234,14 @@ impl Reconciler {
                     c.size = size;
                 });
             }
-            b"deploy" => {
+            Event::Deploy => {
                 if let Some(worker) = self.worker_id(f(3), line_no, diags) {
-                    let uid = self.uid(uid_field, line_no, diags);
+                    let uid = self.uid(name(2), line_no, diags);
                     self.binder.uid_on_worker(uid, worker);
                 }
             }
-            b"prepare_start" => {
-                if !uid_field.is_empty() && !self.old_prepare_dialect {
+            Event::PrepareStart => {
+                if !f(2).is_empty() && !self.old_prepare_dialect {
                     self.old_prepare_dialect = true;
                     diags.report(
                         Severity::Info,
@@ -261,12 +254,12 @@ impl Reconciler {
                     self.worker(worker, line_no).start = Some(time);
                 }
             }
-            b"repository_prepared" | b"resources_prepared" => {
+            Event::RepositoryPrepared | Event::ResourcesPrepared => {
                 if let Some(worker) = self.worker_id(f(3), line_no, diags) {
-                    let kind = if ev == b"resources_prepared" {
+                    let kind = if line.event == Event::ResourcesPrepared {
                         "resources".to_owned()
                     } else {
-                        format!("repository:{}", text(uid_field, line_no, diags))
+                        format!("repository:{}", text(f(2), line_no, diags))
                     };
                     let w = self.worker(worker, line_no);
                     match w.ends.iter_mut().find(|(k, _)| *k == kind) {
@@ -275,19 +268,25 @@ impl Reconciler {
                     }
                 }
             }
-            b"dep_extract_queue" | b"dep_extract_start" | b"dep_extract_finish" => {
+            Event::DepExtract => {
                 // ya ignores these: their key (dep uid, destination) is not unique.
             }
-            _ => self.uninterpreted(ev, line_no, raw),
+            Event::Other => self.uninterpreted(f(1), line_no, raw),
         }
     }
 
-    fn uid(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
+    /// The id of a uid, given with its [`crate::hash::hash_bytes`].
+    fn uid(&mut self, (field, hash): (&[u8], u64), line_no: u64, diags: &mut Diagnostics) -> u32 {
         let builder = &mut self.log.builder;
-        self.recent_uids.id(field, || {
-            let s = text(field, line_no, diags);
+        self.recent_uids.id_hashed(field, hash, || {
+            if let Some(sym) = builder.find_sym_hashed(field, hash) {
+                return (sym.0, true);
+            }
             // A uid that is not UTF-8 is reported on each of its lines.
-            (builder.sym(&s).0, matches!(s, Cow::Borrowed(_)))
+            match text(field, line_no, diags) {
+                Cow::Borrowed(s) => (builder.sym_hashed(s, hash).0, true),
+                Cow::Owned(s) => (builder.sym(&s).0, false),
+            }
         })
     }
 
@@ -312,9 +311,19 @@ impl Reconciler {
         *self.kinds.get_or_insert_with(|| (b.kind(UNKNOWN_KIND, Some("red")), b.kind(COPY_KIND, Some("brown"))))
     }
 
-    fn host(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> u32 {
-        let s = text(field, line_no, diags);
-        self.log.hosts.intern(&s)
+    /// The id of a host, given with its [`crate::hash::hash_bytes`].
+    fn host(&mut self, (field, hash): (&[u8], u64), line_no: u64, diags: &mut Diagnostics) -> u32 {
+        let hosts = &mut self.log.hosts;
+        self.recent_hosts.id_hashed(field, hash, || {
+            if let Some(id) = hosts.get_hashed(field, hash) {
+                return (id, true);
+            }
+            // A host that is not UTF-8 is reported on each of its lines.
+            match text(field, line_no, diags) {
+                Cow::Borrowed(s) => (hosts.intern_hashed(s, hash), true),
+                Cow::Owned(s) => (hosts.intern(&s), false),
+            }
+        })
     }
 
     fn worker_id(&mut self, field: &[u8], line_no: u64, diags: &mut Diagnostics) -> Option<i64> {
@@ -530,11 +539,11 @@ impl Reconciler {
 
 /// The STATUS and SIZE fields of a `finished` line: a STATUS other than
 /// `OK` marks a failure (the last such line wins, as in ya).
-fn set_result(run: &mut Task, fields: &Fields<'_>) {
-    if let Some(status) = fields.get(4) {
+fn set_result(run: &mut Task, line: &Line, raw: &[u8]) {
+    if let Some(status) = line.fields.get(raw, 4) {
         run.failed = status != b"OK";
     }
-    let bytes = fields.get(5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
+    let bytes = line.fields.get(raw, 5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
     if bytes.is_some() || run.payload.is_some() {
         run.payload_mut().bytes = bytes;
     }

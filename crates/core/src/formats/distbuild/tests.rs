@@ -96,3 +96,88 @@ fn binary_data_after_a_good_start_is_an_error_naming_the_line() {
         "x.log: not a valid distbuild execution log at line 2: a NUL byte: this is binary data, not a text log (offending bytes: \"1001 \\x00\\x01garbage\")"
     );
 }
+
+/// The dump of a log read as the CLI reads it on `threads` threads: cut
+/// into chunks of about `chunk` bytes (at line ends when `at_lines`),
+/// each chunk's lines read ahead on one of the threads, then fed in order.
+fn dump_read_ahead(data: &[u8], chunk: usize, at_lines: bool, threads: usize) -> String {
+    use crate::formats::Prepared;
+    use crate::ingest::Ingest;
+    let mut chunks = Vec::new();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let mut end = chunk.min(rest.len());
+        if at_lines && end < rest.len() {
+            end = memchr::memrchr(b'\n', &rest[..end]).map_or(end, |nl| nl + 1);
+        }
+        chunks.push(&rest[..end]);
+        rest = &rest[end..];
+    }
+    // Fed as they come until the format is known, as the CLI does.
+    let mut ingest = Ingest::new("x.log");
+    let mut plain = 0;
+    while ingest.preparer().is_none() && plain < chunks.len() {
+        ingest.feed(chunks[plain]).unwrap();
+        plain += 1;
+    }
+    assert!(plain <= 2, "the format is known by the second chunk");
+    let ahead = &chunks[plain..];
+    if let Some(preparer) = ingest.preparer() {
+        let mut prepared: Vec<Prepared> = ahead.iter().map(|_| Prepared::default()).collect();
+        let per_thread = ahead.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            for (cs, ps) in ahead.chunks(per_thread).zip(prepared.chunks_mut(per_thread)) {
+                s.spawn(move || cs.iter().zip(ps).for_each(|(c, p)| preparer(c, p)));
+            }
+        });
+        for (c, p) in ahead.iter().zip(&prepared) {
+            ingest.feed_prepared(c, p).unwrap();
+        }
+    }
+    let analysis = crate::reconcile(vec![ingest.finish().unwrap()]);
+    let mut out = crate::dump::tasks(&analysis.datasets[0].model);
+    out.push_str(&diagnostics(&analysis.inputs[0].diagnostics));
+    out
+}
+
+#[test]
+fn lines_read_ahead_on_several_threads_give_the_same_model_and_diagnostics() {
+    let cfg = longpole_distbuild_sim::Config { nodes: 300, hosts: 7, ..Default::default() };
+    let nodes = longpole_distbuild_sim::graph(&cfg);
+    let mut simulated = Vec::new();
+    longpole_distbuild_sim::simulate(&cfg, &nodes, &mut simulated).unwrap();
+    let mut bad = b"1000 prepare_start  7\n12x started A host1\n1600 started\n".to_vec();
+    bad.extend_from_slice(
+        b"1800 deploy A seven 1\n1900 dep_start C host1 B 2\n2000 started D h\xff\n2300 odd X 7\nlast",
+    );
+    let files =
+        [std::fs::read(corpus("distbuild/example.log")).unwrap(), std::fs::read(corpus("distbuild/edge.log")).unwrap()];
+    for (name, data) in [("example", &files[0]), ("edge", &files[1]), ("simulated", &simulated), ("bad", &bad)] {
+        let whole = dump(name, data, data.len());
+        for (chunk, at_lines) in [(64, true), (64, false), (4096, true), (100_000, true)] {
+            for threads in [1, 3] {
+                assert_eq!(
+                    dump_read_ahead(data, chunk, at_lines, threads),
+                    whole,
+                    "{name}: chunks of {chunk} (at line ends: {at_lines}), {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_nul_byte_in_lines_read_ahead_is_the_same_error() {
+    use crate::ingest::Ingest;
+    let data = b"1000 prepare_start  7\n1000 prepare_start  8\n1000 prepare_start  9\n1001 prepare_start  8\n1002 \x00\x01garbage\n1003 prepare_start  9\n";
+    let (head, rest) = data.split_at(88);
+    let mut ingest = Ingest::new("x.log");
+    ingest.feed(head).unwrap();
+    let mut prepared = Default::default();
+    ingest.preparer().expect("the format is known")(rest, &mut prepared);
+    let err = ingest.feed_prepared(rest, &prepared).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "x.log: not a valid distbuild execution log at line 5: a NUL byte: this is binary data, not a text log (offending bytes: \"1002 \\x00\\x01garbage\")"
+    );
+}
