@@ -135,6 +135,8 @@ fn run(cli: Cli) -> Result<()> {
     let read_all = |files: &[&Path]| read::read_all(files, threads, false);
     // One file to rewrite or dump: every byte of it is kept.
     let read = |file: &Path| read::read_all(&[file], threads, true).map(|mut inputs| inputs.remove(0));
+    // A report's independent analyses run at once on two threads.
+    let join: report::Join<'_> = if threads > 1 { &both } else { &report::in_turn };
     match cli.command {
         Command::Analyze { files, graph, format, group_b, field, kind } => {
             let inputs =
@@ -152,14 +154,14 @@ fn run(cli: Cli) -> Result<()> {
             };
             match format {
                 OutputFormat::Text => {
-                    let mut text = report::analysis_text(&analysis);
+                    let mut text = report::analysis_text_with(&analysis, join);
                     if let Some(c) = &comparison {
                         text.push_str(&evobench::comparison_text(kind, field, c));
                     }
                     emit(&text)?
                 }
                 OutputFormat::Json => {
-                    let mut json = report::analysis_json(&analysis);
+                    let mut json = report::analysis_json_with(&analysis, join);
                     if let Some(c) = &comparison {
                         json["evobench_comparison"] = evobench::comparison_json(kind, field, c);
                     }
@@ -239,6 +241,14 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Runs `a` on another thread while `b` runs on this one.
+fn both(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
+    std::thread::scope(|scope| {
+        scope.spawn(a);
+        b();
+    });
 }
 
 fn main() -> ExitCode {

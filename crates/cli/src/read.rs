@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 const SLICE: usize = 4 << 20;
 /// Size of the chunks whose lines are read ahead: small enough that the
 /// reconciler soon has work, and that the chunks in flight stay small.
-const AHEAD: usize = 1 << 20;
+const AHEAD: usize = 256 << 10;
 /// Chunks read ahead and waiting to be fed, at most.
 const IN_FLIGHT: usize = 2;
 /// Reads shorter than this show no progress.

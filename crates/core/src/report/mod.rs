@@ -91,16 +91,32 @@ fn diagnostics_json(summary: &Summary) -> Vec<Value> {
     out
 }
 
+/// Runs two computations that do not depend on each other, possibly at
+/// once: a caller with threads runs them on two, the core (which has
+/// none) one after the other ([`in_turn`]). Both have run when it returns.
+pub type Join<'a> = &'a (dyn Fn(&mut (dyn FnMut() + Send), &mut (dyn FnMut() + Send)) + Sync);
+
+/// The [`Join`] that runs the two computations one after the other.
+pub fn in_turn(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
+    a();
+    b();
+}
+
 /// `longpole analyze --format json`: the first dataset's report at the top
 /// level (with the others under `datasets`), the inputs, every diagnostic.
 pub fn analysis_json(analysis: &Analysis) -> Value {
+    analysis_json_with(analysis, &in_turn)
+}
+
+/// [`analysis_json`], with each report's independent analyses run by `join`.
+pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
     let summary = Summary::of(analysis);
     let mut reports: Vec<Value> = analysis
         .datasets
         .iter()
         .map(|d| {
             let mut report = match d.detail {
-                Detail::Ya => YaReport::new(&d.model, d.format).json(),
+                Detail::Ya => YaReport::new_with(&d.model, d.format, join).json(),
                 Detail::Ghc(_) => ghc_json(d),
                 Detail::Mal(_) => mal::mal_json(d),
                 Detail::Ninja(_) => ninja::ninja_json(d),
@@ -151,10 +167,15 @@ fn without_paths_json(report: &mut Value, no_path: &NoPath) {
 
 /// `longpole analyze --format text`: the summary, then each dataset's report.
 pub fn analysis_text(analysis: &Analysis) -> String {
+    analysis_text_with(analysis, &in_turn)
+}
+
+/// [`analysis_text`], with each report's independent analyses run by `join`.
+pub fn analysis_text_with(analysis: &Analysis, join: Join<'_>) -> String {
     let mut out = Summary::of(analysis).to_text();
     for d in &analysis.datasets {
         out.push('\n');
-        out.push_str(&dataset_text(d));
+        out.push_str(&dataset_text_with(d, join));
     }
     if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
         out.push_str(&summary_text(runs, Field::default(), &rows));
@@ -165,10 +186,15 @@ pub fn analysis_text(analysis: &Analysis) -> String {
 /// One dataset's report as text: ya's `--stat` for a build, the GHC report
 /// for an eventlog.
 pub fn dataset_text(d: &Dataset) -> String {
+    dataset_text_with(d, &in_turn)
+}
+
+/// [`dataset_text`], with the report's independent analyses run by `join`.
+fn dataset_text_with(d: &Dataset, join: Join<'_>) -> String {
     // A run without dependencies says so first, and claims no path.
     let head = no_path(d).map(|n| format!("No critical path: {}\n\n", n.headline())).unwrap_or_default();
     head + &match d.detail {
-        Detail::Ya => YaReport::new(&d.model, d.format).text(),
+        Detail::Ya => YaReport::new_with(&d.model, d.format, join).text(),
         Detail::Ghc(_) => ghc_text(d),
         Detail::Mal(_) => mal::mal_text(d),
         Detail::Ninja(_) => ninja::ninja_text(d),

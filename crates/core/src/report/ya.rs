@@ -31,10 +31,19 @@ pub struct YaReport<'a> {
 impl<'a> YaReport<'a> {
     /// Computes the report of `model`, read from a `format` input.
     pub fn new(model: &'a Model, format: FormatId) -> Self {
-        let (ya, cycles) = ya_path(model);
-        let (blocking, steps) = blocking_chain(model);
+        Self::new_with(model, format, &super::in_turn)
+    }
+
+    /// [`YaReport::new`], the paths and the statistics computed by `join`
+    /// (at once, by a caller with threads).
+    pub fn new_with(model: &'a Model, format: FormatId, join: super::Join<'_>) -> Self {
+        let (mut paths, mut stat) = (None, None);
+        join(&mut || paths = Some((ya_path(model), blocking_chain(model))), &mut || stat = Some(ya_stat(model)));
+        // A join that left one out: it is computed here.
+        let ((ya, cycles), (blocking, steps)) = paths.unwrap_or_else(|| (ya_path(model), blocking_chain(model)));
+        let stat = stat.unwrap_or_else(|| ya_stat(model));
         let divergences = divergences(&ya, &blocking);
-        YaReport { model, format, stat: ya_stat(model), ya, cycles, blocking, steps, divergences }
+        YaReport { model, format, stat, ya, cycles, blocking, steps, divergences }
     }
 
     fn lane(&self, id: TaskId) -> &str {
