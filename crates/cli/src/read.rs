@@ -1,11 +1,12 @@
-//! Reading the input files from disk in slices, exactly as the browser's
-//! worker does, several files at once (a log and its graph.json read side by
-//! side), with a progress line per file on stderr once reading has taken
-//! more than a second and only when stderr is a terminal. Within a file
-//! whose reader takes lines read ahead (a distbuild log), another thread
-//! reads the next chunks and their lines ahead while this one reconciles,
-//! in order. The inputs come back in the order given, whatever the thread
-//! count, and the same as when read on one thread.
+//! Reading the input files from disk in slices fed to the core as the
+//! browser's worker feeds it (here cut where a line ends), several files
+//! at once (a log and its graph.json read side by side), with a progress
+//! line per file on stderr once reading has taken more than a second and
+//! only when stderr is a terminal. Within a file whose reader takes lines
+//! read ahead (a distbuild log), another thread reads the next chunks and
+//! their lines ahead while this one reconciles, in order. The inputs come
+//! back in the order given, whatever the thread count, and the same as
+//! when read on one thread.
 
 use crate::chunks::LineChunks;
 use anyhow::{Context, Result};
