@@ -25,12 +25,13 @@ fn save(document: &web_sys::Document, blob: &Blob, name: &str) -> Result<(), Str
     Ok(())
 }
 
-/// Offers `bytes` as a download named `name` with MIME type `mime`.
-pub fn download_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+/// Offers `bytes` (already in JavaScript's memory) as a download named
+/// `name` with MIME type `mime`.
+pub fn download_array(name: &str, mime: &str, bytes: &js_sys::Uint8Array) -> Result<(), String> {
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let options = BlobPropertyBag::new();
     options.set_type(mime);
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let parts = js_sys::Array::of1(bytes);
     let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(|_| "cannot make the file")?;
     save(&document, &blob, name)
 }

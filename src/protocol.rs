@@ -17,6 +17,12 @@ use serde::{Deserialize, Serialize};
 /// Identifies one analysis request; the page counts them up from 1.
 pub type RunId = u32;
 
+/// The `type` of the worker's one message that is not JSON: a made file,
+/// `{type, run, name, mime, bytes}` with its bytes a `Uint8Array` whose
+/// buffer is moved, not copied (a JSON array of numbers took four times
+/// the file's size, and an export of hundreds of MB stopped the worker).
+pub const FILE_MESSAGE: &str = "File";
+
 /// The timeline's width before it has measured itself, px.
 pub const FIRST_WIDTH: f64 = 900.0;
 /// The timeline's height before it has measured itself, px.
@@ -112,7 +118,9 @@ pub enum Request {
         /// As a standalone SVG file (a [`Response::Svg`]) instead of a layout.
         export: bool,
     },
-    /// An evobench run's statistics or stacks as a file (a [`Response::File`]).
+    /// An evobench run's statistics or stacks as a file: its bytes are moved
+    /// to the page in a message of their own ([`FILE_MESSAGE`]), or the
+    /// worker answers [`Response::ExportRefused`].
     Export {
         /// The run.
         run: RunId,
@@ -263,16 +271,13 @@ pub enum Response {
         /// The frames, with what the page shows of them.
         layout: Box<FlameLayout>,
     },
-    /// An exported file.
-    File {
+    /// An export the worker will not make (too big for a browser tab); the
+    /// run stays on screen.
+    ExportRefused {
         /// The run.
         run: RunId,
-        /// The file's name.
-        name: String,
-        /// Its MIME type.
-        mime: String,
-        /// Its bytes.
-        bytes: Vec<u8>,
+        /// Why, and how to make the file instead.
+        message: String,
     },
     /// The summary over runs of one per-run statistic.
     Summary {
@@ -359,7 +364,7 @@ impl Response {
             | Response::Graph { run, .. }
             | Response::Svg { run, .. }
             | Response::Flame { run, .. }
-            | Response::File { run, .. }
+            | Response::ExportRefused { run, .. }
             | Response::Summary { run, .. }
             | Response::Comparison { run, .. }
             | Response::Failed { run, .. }

@@ -100,6 +100,8 @@ pub struct Explore {
     pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over runs of a statistic other than the mean, once asked for.
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
+    /// Why the last export asked for was not made, until closed.
+    pub export_refused: Option<String>,
 }
 
 /// How the flame graph is shown.
@@ -131,6 +133,7 @@ impl Default for Explore {
             flame_layout: None,
             comparison: None,
             summary: None,
+            export_refused: None,
         }
     }
 }
@@ -189,6 +192,8 @@ pub enum Action {
     ToggleHelp,
     /// Hide the keyboard help.
     CloseHelp,
+    /// Hide why an export was not made.
+    CloseExportRefused,
     /// Open a tab.
     Tab(Tab),
     /// Switch between ya's path and the blocking chain.
@@ -269,12 +274,16 @@ impl Reducible for AppState {
                     next.phase = Phase::Failed { message }
                 }
                 Response::Cancelled { run } if run == self.run => next.phase = Phase::Cancelled,
+                Response::ExportRefused { run, message } if run == self.run => {
+                    next.explore.export_refused = Some(message)
+                }
                 // Messages of runs the page no longer waits for.
                 _ => return self,
             },
             Action::Failed(message) => next.phase = Phase::Failed { message },
             Action::ToggleHelp => next.help = !next.help,
             Action::CloseHelp => next.help = false,
+            Action::CloseExportRefused => next.explore.export_refused = None,
             Action::Tab(tab) => next.explore.tab = tab,
             Action::ToggleChain => {
                 next.explore.chain = !next.explore.chain;

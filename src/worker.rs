@@ -7,16 +7,16 @@
 //! slice is awaited.
 
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
-use crate::protocol::{first_bars, EncodeError, Export, Progress, Request, Response, RunId};
+use crate::protocol::{first_bars, EncodeError, Export, Progress, Request, Response, RunId, FILE_MESSAGE};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use longpole_core::analysis::evobench::Field;
 use longpole_core::export::evobench::{statistics_csv, statistics_xlsx};
-use longpole_core::export::flame::folded;
-use longpole_core::export::run::{export, full_view};
+use longpole_core::export::flame::{folded, folded_len};
+use longpole_core::export::run::{export, full_view, Target};
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::layout::{flame, graph};
-use longpole_core::memory_budget::{MemoryBudget, WASM_LIMIT};
+use longpole_core::memory_budget::{mib, shell_quote, MemoryBudget, WASM_LIMIT};
 use longpole_core::model::TaskId;
 use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
@@ -54,6 +54,48 @@ pub fn post(response: &Response) {
     let json = response.to_json().unwrap_or_else(|e| encode_failure(&e));
     // A failed post means the page is gone; there is nobody left to tell.
     let _ = scope().post_message(&JsValue::from_str(&json));
+}
+
+/// Posts a made file to the page, its bytes moved rather than copied into
+/// JSON (see [`FILE_MESSAGE`]).
+fn post_file(run: RunId, name: &str, mime: &str, bytes: &[u8]) {
+    let array = Uint8Array::from(bytes);
+    let message = js_sys::Object::new();
+    let fields: [(&str, JsValue); 5] = [
+        ("type", FILE_MESSAGE.into()),
+        ("run", run.into()),
+        ("name", name.into()),
+        ("mime", mime.into()),
+        ("bytes", array.clone().into()),
+    ];
+    for (key, value) in fields {
+        // Setting a field of a plain new object cannot fail.
+        let _ = Reflect::set(&message, &key.into(), &value);
+    }
+    // A failed post means the page is gone; there is nobody left to tell.
+    let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
+}
+
+/// The most bytes of folded stacks the worker makes: more would not fit
+/// beside the run in a tab's memory, once in the worker and once in the page.
+const FOLDED_LIMIT: u64 = 1 << 30;
+
+/// Why the folded stacks of measure `m` of the loaded run are not made
+/// here, if they would be over [`FOLDED_LIMIT`], with the native command.
+fn folded_refusal(l: &Loaded, m: usize) -> Option<String> {
+    let len = folded_len(l.view.as_ref()?.flame()?, m);
+    if len <= FOLDED_LIMIT {
+        return None;
+    }
+    let files: Vec<String> = l.analysis.inputs.iter().map(|i| shell_quote(&i.name)).collect();
+    Some(format!(
+        "The folded stacks of this run would take {}: each line repeats its stack's whole path, and this run's stacks are \
+         deep. That is more than a browser tab can make (at most {}). Make them natively, where they are written as they \
+         are made: longpole export {} --to folded --output stacks.folded",
+        mib(len),
+        mib(FOLDED_LIMIT),
+        files.join(" ")
+    ))
 }
 
 /// A [`Response::Failed`] about a message that could not be encoded, built
@@ -128,6 +170,14 @@ fn answer(loaded: &Shared, request: Request) {
             }
         }
         Request::Export { run, what } if run == l.run => {
+            let measure = match what {
+                Export::Run(Target::Folded) => Some(0),
+                Export::Folded(kind) => Some(usize::from(kind)),
+                _ => None,
+            };
+            if let Some(message) = measure.and_then(|m| folded_refusal(l, m)) {
+                return post(&Response::ExportRefused { run, message });
+            }
             // The page offers each export only for a run that has what it
             // exports, so a `None` below is a request with nothing to answer.
             let (name, mime, bytes) = match what {
@@ -162,7 +212,7 @@ fn answer(loaded: &Shared, request: Request) {
                     )
                 }
             };
-            Response::File { run, name, mime: mime.to_owned(), bytes }
+            return post_file(run, &name, mime, &bytes);
         }
         Request::Summary { run, field } if run == l.run => {
             // The page offers only the statistics `Field` names; anything

@@ -273,6 +273,12 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 if let Some(no_path) = &v.no_path {
                     <p class="no-path" data-testid="no-path">{ no_path.headline() }</p>
                 }
+                if let Some(message) = &e.export_refused {
+                    <p class="notice" role="alert" data-testid="export-refused">{ message }{ " " }
+                        <button class="link" onclick={props.dispatch.reform(|_: MouseEvent| Action::CloseExportRefused)}
+                            title="Close" aria-label="Close">{ "✕" }</button>
+                    </p>
+                }
             </header>
             <div class="run-body">
                 <PathList path={path.clone()} title={path_title} note={v.starrocks.as_ref().and_then(|sr| sr.long_pole_io.clone()).map(AttrValue::from)}

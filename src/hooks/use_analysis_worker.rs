@@ -2,7 +2,7 @@
 //! started (or starts it), turns its messages into [`Action`]s, and sends
 //! it requests with files attached.
 
-use crate::protocol::{Request, Response};
+use crate::protocol::{Request, Response, FILE_MESSAGE};
 use crate::state::Action;
 use js_sys::{Array, Function, Object, Reflect};
 use std::cell::RefCell;
@@ -95,6 +95,19 @@ impl AnalysisWorker {
     }
 }
 
+/// Saves a file the worker made ([`FILE_MESSAGE`]) through the browser's download.
+fn save_file(data: &JsValue) -> Result<(), String> {
+    let field = |key: &str| Reflect::get(data, &key.into()).ok();
+    let text = |key: &str| field(key).and_then(|v| v.as_string());
+    if text("type").as_deref() != Some(FILE_MESSAGE) {
+        return Err("longpole's analysis worker sent a message the page does not know; please report this".into());
+    }
+    let (name, mime) = (text("name").unwrap_or_default(), text("mime").unwrap_or_default());
+    let bytes: js_sys::Uint8Array =
+        field("bytes").and_then(|b| b.dyn_into().ok()).ok_or("the worker's file came without its bytes")?;
+    crate::download::download_array(&name, &mime, &bytes)
+}
+
 /// Takes over (or starts) the worker on first render; its messages are
 /// dispatched as [`Action::Worker`].
 #[hook]
@@ -106,7 +119,13 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
             let on_message = {
                 let (dispatch, link) = (dispatch.clone(), link.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                    let Some(json) = event.data().as_string() else { return };
+                    let data = event.data();
+                    let Some(json) = data.as_string() else {
+                        if let Err(e) = save_file(&data) {
+                            dispatch.emit(Action::Failed(e));
+                        }
+                        return;
+                    };
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
                         Ok(Response::WarmedUp { json }) => {
@@ -120,11 +139,6 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                         }
                         Ok(Response::Svg { name, text, .. }) => {
                             if let Err(e) = crate::download::download(&name, "image/svg+xml", &text) {
-                                dispatch.emit(Action::Failed(e));
-                            }
-                        }
-                        Ok(Response::File { name, mime, bytes, .. }) => {
-                            if let Err(e) = crate::download::download_bytes(&name, &mime, &bytes) {
                                 dispatch.emit(Action::Failed(e));
                             }
                         }

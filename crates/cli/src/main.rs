@@ -176,13 +176,25 @@ fn run(cli: Cli) -> Result<()> {
         Command::Export { files, to, kind, output } => {
             let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
             let analysis = reconcile(inputs);
+            if matches!(to, Export::Folded) {
+                // Folded stacks can be many times the run's size: written as they are made.
+                let cannot = || format!("cannot write {}", output.display());
+                let file = std::fs::File::create(&output).with_context(cannot)?;
+                let mut out = std::io::BufWriter::new(file);
+                let Some(written) = export::run::write_folded(&analysis, kind.index(), &mut out) else {
+                    bail!("the input holds no run to export");
+                };
+                written.and_then(|()| out.flush()).with_context(cannot)?;
+                std::mem::forget(analysis);
+                return Ok(());
+            }
             let target = match to {
                 Export::Chrome => Some(Target::Chrome),
                 Export::Speedscope => Some(Target::Speedscope),
-                Export::Folded => Some(Target::Folded),
                 Export::Svg => Some(Target::Svg),
                 Export::Html => Some(Target::Html),
-                Export::Csv | Export::Xlsx => None,
+                // Folded stacks were written above.
+                Export::Folded | Export::Csv | Export::Xlsx => None,
             };
             let bytes = match target {
                 Some(target) => {

@@ -57,7 +57,7 @@ impl MemoryBudget {
 }
 
 /// Bytes in MiB, as people read memory (a decimal below 10 MiB).
-fn mib(bytes: u64) -> String {
+pub fn mib(bytes: u64) -> String {
     let m = bytes as f64 / f64::from(1 << 20);
     if m < 10.0 {
         format!("{m:.1} MiB")
@@ -89,7 +89,7 @@ impl fmt::Display for OverBudget {
 }
 
 /// A file name as one shell word.
-fn shell_quote(name: &str) -> String {
+pub fn shell_quote(name: &str) -> String {
     if name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-+/=,@".contains(&b)) {
         name.to_owned()
     } else {

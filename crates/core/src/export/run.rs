@@ -11,6 +11,7 @@ use crate::report::dataset_text;
 use crate::view::{EvobenchView, RunView};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
+use std::io;
 
 /// What to export to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +71,24 @@ pub fn tasks_folded(model: &Model) -> String {
     out
 }
 
+/// The first dataset of `analysis` as folded stacks, written to `out` as
+/// they are made (they can be many times the run's size: see
+/// [`flame::write_folded`]); `measure` as for [`export`]. `None` when there
+/// is no dataset.
+pub fn write_folded(analysis: &Analysis, measure: usize, out: &mut impl io::Write) -> Option<io::Result<()>> {
+    let d = analysis.datasets.first()?;
+    let index = TimelineIndex::new(&d.model);
+    Some(folded_of(&d.model, &full_view(analysis, d, &index), measure, out))
+}
+
+/// A run's folded stacks: its flame graph's, or its tasks'.
+fn folded_of(model: &Model, view: &RunView, measure: usize, out: &mut impl io::Write) -> io::Result<()> {
+    match view.flame() {
+        Some(g) => flame::write_folded(g, measure.min(g.measures.len().saturating_sub(1)), out),
+        None => out.write_all(tasks_folded(model).as_bytes()),
+    }
+}
+
 /// The view of a dataset with everything the formats add from the whole analysis.
 pub fn full_view(analysis: &Analysis, d: &Dataset, index: &TimelineIndex) -> RunView {
     RunView { evobench: EvobenchView::of(analysis), ..RunView::of(d, index) }
@@ -96,10 +115,12 @@ pub fn export(analysis: &Analysis, target: Target, measure: usize) -> Option<Vec
         match target {
             Target::Chrome => chrome_trace(&d.model, &index, &path, &title),
             Target::Speedscope => speedscope(&d.model, &index, &title),
-            Target::Folded => match view.flame() {
-                Some(g) => flame::folded(g, measure.min(g.measures.len().saturating_sub(1))),
-                None => tasks_folded(&d.model),
-            },
+            Target::Folded => {
+                let mut out = Vec::new();
+                // Writing to memory cannot fail.
+                let _ = folded_of(&d.model, &view, measure, &mut out);
+                String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            }
             Target::Svg => timeline(d, &view, &index, &title),
             Target::Html => {
                 let graph = (!path.is_empty()).then(|| {

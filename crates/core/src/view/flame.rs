@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 /// Warnings sent with a layout; the rest are counted.
 pub const WARNINGS_SHOWN: usize = 50;
 
+/// Frames named in a frame's path, the innermost last: stacks can be
+/// thousands deep, and a whole path per frame would be quadratic.
+pub const PATH_FRAMES: usize = 12;
+
 /// One frame laid out, with what the page shows of it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlameFrame {
@@ -18,7 +22,8 @@ pub struct FlameFrame {
     pub place: FlameBox,
     /// Its name.
     pub name: String,
-    /// Its names from the root, `;`-separated.
+    /// Its names from the root, `;`-separated; only the last
+    /// [`PATH_FRAMES`], after `…;`, when the stack is deeper.
     pub path: String,
     /// A grouping rather than a frame of the producer's.
     pub grouping: bool,
@@ -45,6 +50,23 @@ pub struct FlameLayout {
     pub warning_count: usize,
 }
 
+/// The names from the root to `id`, `;`-separated, the last [`PATH_FRAMES`] only.
+fn short_path(graph: &FlameGraph, id: u32) -> String {
+    let mut names = Vec::with_capacity(PATH_FRAMES);
+    let mut at = Some(id);
+    while let Some(i) = at.filter(|&i| i != 0) {
+        if names.len() == PATH_FRAMES {
+            names.push("…");
+            break;
+        }
+        let Some(n) = graph.nodes.get(i as usize) else { break };
+        names.push(n.name.as_str());
+        at = n.parent;
+    }
+    names.reverse();
+    names.join(";")
+}
+
 impl FlameLayout {
     /// Lays out `graph` from `root` for measure `m`.
     pub fn of(graph: &FlameGraph, m: usize, root: u32) -> FlameLayout {
@@ -55,7 +77,7 @@ impl FlameLayout {
                 let n = &graph.nodes[place.node as usize];
                 FlameFrame {
                     name: n.name.clone(),
-                    path: graph.path_of(place.node),
+                    path: short_path(graph, place.node),
                     grouping: n.grouping,
                     total: value(&n.total),
                     self_time: value(&n.self_time),
@@ -94,5 +116,21 @@ mod tests {
         assert_eq!(names, [("a", "t;main;a", Some(4_000), Some(3_000)), ("b", "t;main;a;b", Some(1_000), Some(1_000))]);
         assert_eq!(l.frames[0].place.width, 1.0);
         assert_eq!(l.measures, g.measures);
+    }
+    #[test]
+    fn a_deep_frame_s_path_names_only_its_innermost_frames() {
+        let names: Vec<String> = (0..40).map(|i| format!("f{i}")).collect();
+        let calls: Vec<Call<'_>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Call { edge: Edge::Complete(100.0 - i as f64), ts: i as f64, name: Some(n), args: None })
+            .collect();
+        let stacks = ThreadStacks::from_calls(&calls);
+        let g = flame(&[("t".to_owned(), &stacks)]);
+        let l = FlameLayout::of(&g, 0, 0);
+        let deepest = l.frames.iter().max_by_key(|f| f.place.depth).unwrap();
+        assert_eq!(deepest.name, "f39");
+        let expected: Vec<String> = (28..40).map(|i| format!("f{i}")).collect();
+        assert_eq!(deepest.path, format!("…;{}", expected.join(";")));
     }
 }
