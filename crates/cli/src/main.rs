@@ -12,8 +12,9 @@ use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
+use longpole_core::reconcile::reconcile_with;
 use longpole_core::report::evobench;
-use longpole_core::{export, reconcile, report};
+use longpole_core::{export, report};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -136,13 +137,13 @@ fn run(cli: Cli) -> Result<()> {
     let read_all = |files: &[&Path]| read::read_all(files, threads, false);
     // One file to rewrite or dump: every byte of it is kept.
     let read = |file: &Path| read::read_all(&[file], threads, true).map(|mut inputs| inputs.remove(0));
-    // A report's independent analyses run at once on two threads.
+    // Independent computations (a report's analyses, a trace's threads) run at once on two threads.
     let join: report::Join<'_> = if threads > 1 { &both } else { &report::in_turn };
     match cli.command {
         Command::Analyze { files, graph, format, group_b, field, kind } => {
             let inputs =
                 read_all(&files.iter().chain(&group_b).chain(&graph).map(PathBuf::as_path).collect::<Vec<_>>())?;
-            let analysis = reconcile(inputs);
+            let analysis = reconcile_with(inputs, join);
             let comparison = if group_b.is_empty() {
                 None
             } else {
@@ -175,7 +176,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Export { files, to, kind, output } => {
             let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
-            let analysis = reconcile(inputs);
+            let analysis = reconcile_with(inputs, join);
             if matches!(to, Export::Folded) {
                 // Folded stacks can be many times the run's size: written as they are made.
                 let cannot = || format!("cannot write {}", output.display());
@@ -248,7 +249,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Dump { files, ghc_events_show: false, mal_statements: false } => {
             let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
-            for d in &reconcile(inputs).datasets {
+            for d in &reconcile_with(inputs, join).datasets {
                 emit(&longpole_core::dump::tasks(&d.model))?;
             }
         }

@@ -19,6 +19,7 @@ pub mod formats;
 pub mod hash;
 pub mod ingest;
 pub mod intern;
+pub mod join;
 pub mod json_split;
 pub mod layout;
 pub mod lines;

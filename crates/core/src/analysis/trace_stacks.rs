@@ -24,6 +24,7 @@
 
 use super::flame::{FlameGraph, FlameNode, Measure, Unit, MEASURES};
 use crate::hash::FastMap;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 /// What a call event is.
@@ -127,13 +128,20 @@ impl Builder {
         }
     }
 
+    /// The frame of `key`, made on first use.
     fn frame(&mut self, key: String, name: &str) -> u32 {
         if let Some(&id) = self.frame_ids.get(&key) {
             return id;
         }
-        let id = self.stacks.frames.len() as u32;
-        self.stacks.frames.push(StackFrameName { key: key.clone(), name: name.to_owned() });
+        let id = self.new_frame(key.clone(), name);
         self.frame_ids.insert(key, id);
+        id
+    }
+
+    /// A frame no other has the key of.
+    fn new_frame(&mut self, key: String, name: &str) -> u32 {
+        let id = self.stacks.frames.len() as u32;
+        self.stacks.frames.push(StackFrameName { key, name: name.to_owned() });
         id
     }
 
@@ -160,34 +168,35 @@ impl Builder {
     }
 }
 
-/// Each call's key as an index into the distinct keys' texts (equal texts,
-/// equal indices), and those texts.
-fn key_ids(calls: &[Call<'_>]) -> (Vec<u32>, Vec<String>) {
-    let mut by_parts: FastMap<(&str, Option<&str>), u32> = FastMap::default();
-    let mut by_text: FastMap<String, u32> = FastMap::default();
-    let mut texts: Vec<String> = Vec::new();
+/// A key's text cut at its first space, borrowed from the call where it
+/// can be: equal texts, equal parts (a name with a space can make the same
+/// text as a shorter name with arguments), without writing the text.
+type KeyParts<'a> = (&'a str, Option<Cow<'a, str>>);
+
+fn key_parts<'a>(c: &Call<'a>) -> KeyParts<'a> {
+    let name = c.name.filter(|n| !n.is_empty()).unwrap_or("(unnamed)");
+    match name.split_once(' ') {
+        None => (name, c.args.map(Cow::Borrowed)),
+        Some((head, rest)) => {
+            let tail = match c.args {
+                None => Cow::Borrowed(rest),
+                Some(a) => Cow::Owned(format!("{rest} {a}")),
+            };
+            (head, Some(tail))
+        }
+    }
+}
+
+/// Each call's key as an index into the distinct keys (equal texts, equal
+/// indices), and how many keys there are.
+fn key_ids(calls: &[Call<'_>]) -> (Vec<u32>, usize) {
+    let mut by_parts: FastMap<KeyParts<'_>, u32> = FastMap::default();
     let mut ids = Vec::with_capacity(calls.len());
     for c in calls {
-        let id = match by_parts.get(&(c.shown_name(), c.args)) {
-            Some(&id) => id,
-            None => {
-                let text = c.key();
-                let id = match by_text.get(&text) {
-                    Some(&id) => id,
-                    None => {
-                        let id = texts.len() as u32;
-                        by_text.insert(text.clone(), id);
-                        texts.push(text);
-                        id
-                    }
-                };
-                by_parts.insert((c.shown_name(), c.args), id);
-                id
-            }
-        };
-        ids.push(id);
+        let next = by_parts.len() as u32;
+        ids.push(*by_parts.entry(key_parts(c)).or_insert(next));
     }
-    (ids, texts)
+    (ids, by_parts.len())
 }
 
 /// An entry of the begin or end queue: the call's index and its rebased time.
@@ -201,9 +210,9 @@ impl ThreadStacks {
     /// The stacks of one thread's begin, end and complete events, in file order.
     pub fn from_calls(calls: &[Call<'_>]) -> ThreadStacks {
         let first = calls.iter().map(|c| c.ts).fold(f64::INFINITY, f64::min);
-        let (keys, key_texts) = key_ids(calls);
+        let (keys, distinct) = key_ids(calls);
         // Each key's frame, once a call of it has begun.
-        let mut frame_of_key: Vec<Option<u32>> = vec![None; key_texts.len()];
+        let mut frame_of_key: Vec<Option<u32>> = vec![None; distinct];
         let mut begins: Vec<Queued> = Vec::new();
         let mut ends: Vec<Queued> = Vec::new();
         let mut completes: Vec<(usize, f64)> = Vec::new();
@@ -240,7 +249,10 @@ impl ThreadStacks {
                 let key = keys[q.call] as usize;
                 let frame = match frame_of_key[key] {
                     Some(f) => f,
-                    None => *frame_of_key[key].insert(b.frame(key_texts[key].clone(), calls[q.call].shown_name())),
+                    None => {
+                        let c = &calls[q.call];
+                        *frame_of_key[key].insert(b.new_frame(c.key(), c.shown_name()))
+                    }
                 };
                 b.enter(frame, q.ts);
                 stack.push((q.call, b.stacks.spans.len()));
@@ -427,6 +439,27 @@ mod tests {
 
     fn x(name: &str, ts: f64, dur: f64) -> Call<'_> {
         Call { edge: Edge::Complete(dur), ts, name: Some(name), args: None }
+    }
+
+    #[test]
+    fn calls_whose_keys_read_the_same_are_one_frame() {
+        // `a b` and `a` with arguments `b` are both keyed `a b`, as are
+        // `a b` with `c` and `a` with `b c`: speedscope keys frames by text.
+        let call = |edge, ts, name, args| Call { edge, ts, name: Some(name), args };
+        let calls = [
+            call(Edge::Begin, 0.0, "a b", None),
+            call(Edge::End, 1.0, "a b", None),
+            call(Edge::Begin, 2.0, "a", Some("b")),
+            call(Edge::End, 3.0, "a", None),
+            call(Edge::Begin, 4.0, "a b", Some("c")),
+            call(Edge::End, 5.0, "a b", None),
+            call(Edge::Begin, 6.0, "a", Some("b c")),
+            call(Edge::End, 7.0, "a", None),
+        ];
+        let stacks = ThreadStacks::from_calls(&calls);
+        let frames: Vec<(&str, &str)> = stacks.frames.iter().map(|f| (f.key.as_str(), f.name.as_str())).collect();
+        assert_eq!(frames, [("a b", "a b"), ("a b c", "a b")]);
+        assert_eq!(stacks.nodes.iter().map(|n| n.frame).collect::<Vec<_>>(), [0, 0, 1, 1]);
     }
 
     #[test]

@@ -22,6 +22,7 @@ use crate::analysis::trace_stacks::{self, Call, Edge, StackFrameName, ThreadStac
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::chrome_trace::{ChromeTrace, Scope, SlicePhase};
 use crate::hash::{FastMap, FastSet};
+use crate::join::{in_turn, Join};
 use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId};
 use std::collections::BTreeMap;
 
@@ -161,15 +162,43 @@ pub fn thread_stacks(trace: &ChromeTrace) -> Vec<(u32, ThreadStacks)> {
             .map(|(t, s)| (t as u32, ThreadStacks::from_samples(s)))
             .collect();
     }
-    calls_by_thread(trace)
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !c.is_empty())
-        .map(|(t, c)| {
-            let calls: Vec<Call<'_>> = c.iter().map(|&i| call_of(trace, i)).collect();
-            (t as u32, ThreadStacks::from_calls(&calls))
-        })
-        .collect()
+    numbered(stacks_of_calls(trace, &calls_by_thread(trace), &in_turn))
+}
+
+/// The threads' stacks that exist, with their thread's index.
+fn numbered(stacks: Vec<Option<ThreadStacks>>) -> Vec<(u32, ThreadStacks)> {
+    stacks.into_iter().enumerate().filter_map(|(t, s)| Some((t as u32, s?))).collect()
+}
+
+/// Each thread's stacks from its calls (`None` for a thread without any),
+/// the threads split in two runs of about as many calls each, run by
+/// `join` (two, so that at most two threads' work is in memory at once):
+/// each thread's stacks are its own, so the result is the same whatever
+/// the join.
+fn stacks_of_calls(trace: &ChromeTrace, by_thread: &[Vec<usize>], join: Join<'_>) -> Vec<Option<ThreadStacks>> {
+    let mut out: Vec<Option<ThreadStacks>> = (0..by_thread.len()).map(|_| None).collect();
+    let total: usize = by_thread.iter().map(Vec::len).sum();
+    // Where the calls before are nearest to half of them.
+    let (mut at, mut off) = (0, total);
+    let mut before: usize = 0;
+    for (t, calls) in by_thread.iter().enumerate() {
+        if (2 * before).abs_diff(total) < off {
+            (at, off) = (t, (2 * before).abs_diff(total));
+        }
+        before += calls.len();
+    }
+    let (threads_a, threads_b) = by_thread.split_at(at);
+    let (out_a, out_b) = out.split_at_mut(at);
+    join(&mut || fill_stacks(trace, threads_a, out_a), &mut || fill_stacks(trace, threads_b, out_b));
+    out
+}
+
+/// The stacks of each thread of `by_thread` that has calls, into `out`.
+fn fill_stacks(trace: &ChromeTrace, by_thread: &[Vec<usize>], out: &mut [Option<ThreadStacks>]) {
+    for (slices, stacks) in by_thread.iter().zip(out).filter(|(s, _)| !s.is_empty()) {
+        let calls: Vec<Call<'_>> = slices.iter().map(|&i| call_of(trace, i)).collect();
+        *stacks = Some(ThreadStacks::from_calls(&calls));
+    }
 }
 
 /// Lanes named once each.
@@ -199,8 +228,9 @@ fn next_slice(placed: &Placed, t: Nanos) -> Option<TaskId> {
     placed.get(placed.partition_point(|p| p.0 < t)).map(|p| p.2)
 }
 
-/// The model and run of a trace.
-pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, ChromeRun) {
+/// The model and run of a trace; the threads' stacks are computed, and the
+/// flame graph made beside the model, through `join`.
+pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics, join: Join<'_>) -> (Model, ChromeRun) {
     let mut b = ModelBuilder::new();
     let mut lanes = Lanes { used: FastSet::default() };
     let mut lane_of: Vec<Option<LaneId>> = vec![None; trace.threads.len()];
@@ -221,52 +251,57 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics) -> (Model, Chrome
         ..ChromeRun::default()
     };
 
-    // Slices, matched per thread.
+    // Slices, matched per thread; the flame graph made of their stacks
+    // beside the model.
     let by_thread = calls_by_thread(trace);
-    let mut slice_task: Vec<Option<TaskId>> = vec![None; trace.slices.len()];
-    let mut placed: Vec<Placed> = vec![Vec::new(); trace.threads.len()];
-    let mut flame_stacks: Vec<(u32, ThreadStacks)> = Vec::new();
-    // A slice's uid and kind by its (name, cat), made once each.
-    let mut named: FastMap<(Option<u32>, Option<u32>), (Sym, KindId)> = FastMap::default();
-    for (t, slices) in by_thread.iter().enumerate().filter(|(_, s)| !s.is_empty()) {
-        let calls: Vec<Call<'_>> = slices.iter().map(|&i| call_of(trace, i)).collect();
-        let stacks = ThreadStacks::from_calls(&calls);
-        for span in &stacks.spans {
-            let i = slices[span.begin];
-            let s = &trace.slices[i];
-            let (uid, kind) = *named.entry((s.name, s.cat)).or_insert_with(|| {
-                let uid = b.sym(calls[span.begin].shown_name());
-                (uid, b.kind(s.cat.or(s.name).map_or("(unnamed)", |k| trace.str(k)), None))
-            });
-            let (start, end) = (ns(s.ts), ns(span.end_ts).max(ns(s.ts)));
-            let id = b.task(Task::new(uid, kind, Role::Work, lane(t as u32), Some(start), Some(end)));
-            slice_task[i] = Some(id);
-            placed[t].push((start, end, id));
+    let stacks = stacks_of_calls(trace, &by_thread, join);
+    let mut flame = FlameGraph::default();
+    let mut make_flame = || {
+        let sampled_stacks = sampled(trace).then(|| thread_stacks(trace));
+        let by_thread: Vec<(u32, &ThreadStacks)> = match &sampled_stacks {
+            Some(s) => s.iter().map(|(t, s)| (*t, s)).collect(),
+            None => stacks.iter().enumerate().filter_map(|(t, s)| Some((t as u32, s.as_ref()?))).collect(),
+        };
+        let named: Vec<(String, &ThreadStacks)> = by_thread.iter().map(|&(t, s)| (thread_label(trace, t), s)).collect();
+        flame = trace_stacks::flame(&named);
+    };
+    let mut rest = || {
+        let mut slice_task: Vec<Option<TaskId>> = vec![None; trace.slices.len()];
+        let mut placed: Vec<Placed> = vec![Vec::new(); trace.threads.len()];
+        // A slice's uid and kind by its (name, cat), made once each.
+        let mut named: FastMap<(Option<u32>, Option<u32>), (Sym, KindId)> = FastMap::default();
+        for (t, (slices, stacks)) in by_thread.iter().zip(&stacks).enumerate() {
+            let Some(stacks) = stacks else { continue };
+            for span in &stacks.spans {
+                let i = slices[span.begin];
+                let s = &trace.slices[i];
+                let (uid, kind) = *named.entry((s.name, s.cat)).or_insert_with(|| {
+                    let uid = b.sym(call_of(trace, i).shown_name());
+                    (uid, b.kind(s.cat.or(s.name).map_or("(unnamed)", |k| trace.str(k)), None))
+                });
+                let (start, end) = (ns(s.ts), ns(span.end_ts).max(ns(s.ts)));
+                let id = b.task(Task::new(uid, kind, Role::Work, lane(t as u32), Some(start), Some(end)));
+                slice_task[i] = Some(id);
+                placed[t].push((start, end, id));
+            }
         }
-        flame_stacks.push((t as u32, stacks));
-    }
-    for p in &mut placed {
-        p.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
-    }
-
-    instants(trace, &mut b, &mut lanes, &lane_of);
-    async_spans(trace, &mut b, &mut lanes, diags);
-    let mut edges = FastSet::default();
-    flows_v1(trace, &placed, &mut b, &mut edges, diags);
-    flows_v2(trace, &slice_task, &mut b, &mut edges);
-    run.flows = edges.len() as u64;
-    run.counters = counters(trace);
-
-    if let Some(bazel) = super::bazel::reconcile(trace, &slice_task, &mut b, &mut edges, diags) {
-        run.bazel_critical_path = bazel.path.iter().map(|s| s.task()).collect();
-        run.bazel = Some(Box::new(bazel));
-    }
-
-    if sampled(trace) {
-        flame_stacks = thread_stacks(trace);
-    }
-    let named: Vec<(String, &ThreadStacks)> = flame_stacks.iter().map(|(t, s)| (thread_label(trace, *t), s)).collect();
-    run.flame = trace_stacks::flame(&named);
+        for p in &mut placed {
+            p.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
+        }
+        instants(trace, &mut b, &mut lanes, &lane_of);
+        async_spans(trace, &mut b, &mut lanes, diags);
+        let mut edges = FastSet::default();
+        flows_v1(trace, &placed, &mut b, &mut edges, diags);
+        flows_v2(trace, &slice_task, &mut b, &mut edges);
+        run.flows = edges.len() as u64;
+        run.counters = counters(trace);
+        if let Some(bazel) = super::bazel::reconcile(trace, &slice_task, &mut b, &mut edges, diags) {
+            run.bazel_critical_path = bazel.path.iter().map(|s| s.task()).collect();
+            run.bazel = Some(Box::new(bazel));
+        }
+    };
+    join(&mut make_flame, &mut rest);
+    run.flame = flame;
 
     let times = (0..b.len() as u32).map(|i| b.get(TaskId(i))).filter_map(|t| Some((t.start?, t.end?)));
     if let Some((first, last)) =

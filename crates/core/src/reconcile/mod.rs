@@ -21,6 +21,7 @@ use crate::formats::ghc_eventlog::ReadEventlog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::formats::{FormatId, Parsed};
 use crate::ingest::{Input, InputInfo};
+use crate::join::{in_turn, Join};
 use crate::model::Model;
 use std::borrow::Cow;
 
@@ -98,6 +99,12 @@ pub struct Analysis {
 /// every log uses it; with several, the n-th log uses the n-th graph (the
 /// last one when there are fewer graphs than logs).
 pub fn reconcile(inputs: Vec<Input>) -> Analysis {
+    reconcile_with(inputs, &in_turn)
+}
+
+/// [`reconcile`], with a reconciler's independent computations (a Chrome
+/// trace's threads) run by `join`: the same result whatever the join.
+pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
     let mut infos = Vec::with_capacity(inputs.len());
     let mut logs = Vec::new();
     let mut graphs = Vec::new();
@@ -221,7 +228,7 @@ pub fn reconcile(inputs: Vec<Input>) -> Analysis {
         });
     }
     for (i, trace) in chrome_traces {
-        let (model, run) = chrome_trace::reconcile(&trace, &mut infos[i].diagnostics);
+        let (model, run) = chrome_trace::reconcile(&trace, &mut infos[i].diagnostics, join);
         datasets.push(Dataset {
             format: FormatId::ChromeTrace,
             inputs: vec![i],

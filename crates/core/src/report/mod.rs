@@ -12,6 +12,7 @@ mod starrocks;
 mod starrocks_analyze;
 mod ya;
 
+pub use crate::join::{in_turn, Join};
 pub use ya::YaReport;
 
 use crate::analysis::evobench::Field;
@@ -89,17 +90,6 @@ fn diagnostics_json(summary: &Summary) -> Vec<Value> {
         }
     }
     out
-}
-
-/// Runs two computations that do not depend on each other, possibly at
-/// once: a caller with threads runs them on two, the core (which has
-/// none) one after the other ([`in_turn`]). Both have run when it returns.
-pub type Join<'a> = &'a (dyn Fn(&mut (dyn FnMut() + Send), &mut (dyn FnMut() + Send)) + Sync);
-
-/// The [`Join`] that runs the two computations one after the other.
-pub fn in_turn(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
-    a();
-    b();
 }
 
 /// `longpole analyze --format json`: the first dataset's report at the top
