@@ -10,6 +10,7 @@ use crate::shared::Shared;
 use crate::state::{Action, FlameView};
 use longpole_core::render::flame_svg::{fit_label, frame_fill, FRAME_H, WIDTH};
 use longpole_core::view::FlameLayout;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Properties of [`FlameGraph`].
@@ -66,6 +67,22 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
     });
     let root_total = layout.root_total.unwrap_or(0);
     let frames = &layout.frames;
+    // One listener for every frame (a deep trace lays out 100,000 and more):
+    // the frame clicked is the nearest `g` with a `data-node`.
+    let on_frame = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            let node = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("g[data-node]").ok().flatten())
+                .and_then(|g| g.get_attribute("data-node"))
+                .and_then(|n| n.parse::<u32>().ok());
+            if let Some(root) = node {
+                dispatch.emit(Action::Flame(FlameView { root, ..f }));
+            }
+        })
+    };
     let body = if frames.is_empty() {
         html! { <p class="muted" data-testid="flame-empty">{ format!("This run has no {} values.", measure.title) }</p> }
     } else {
@@ -73,7 +90,7 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
         let h = f64::from(depth) * FRAME_H;
         html! {
             <svg class="flame" viewBox={format!("0 0 {WIDTH} {h}")} width="100%" role="img" data-testid="flame-graph"
-                aria-label={format!("flame graph of {}", measure.title)}>
+                aria-label={format!("flame graph of {}", measure.title)} onclick={on_frame}>
                 { for frames.iter().map(|n| {
                     let b = &n.place;
                     let y = if f.icicle { f64::from(b.depth) * FRAME_H } else { h - f64::from(b.depth + 1) * FRAME_H };
@@ -81,9 +98,8 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
                     let total = show(n.total);
                     let own = show(n.self_time);
                     let share = n.total.unwrap_or(0) as f64 * 100.0 / root_total.max(1) as f64;
-                    let onclick = set(FlameView { root: b.node, ..f });
                     html! {
-                        <g class={classes!("frame", b.hot.then_some("hot"))} {onclick} data-testid="flame-frame"
+                        <g class={classes!("frame", b.hot.then_some("hot"))} data-node={b.node.to_string()} data-testid="flame-frame"
                             data-name={n.name.clone()} data-hot={b.hot.to_string()}>
                             <title>{ format!("{}\ntotal {total} ({share:.1}%), self {own}", if n.path.is_empty() { &n.name } else { &n.path }) }</title>
                             <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{w:.1}")} height={format!("{}", FRAME_H - 1.0)}
