@@ -342,6 +342,11 @@ impl ModelBuilder {
         for id in self.lane_ids.values_mut() {
             *id = new_id[id.index()];
         }
+        self.relabel_lanes(&new_id);
+    }
+
+    /// Moves every task (and transfer origin) from lane `l` to `new_id[l]`.
+    fn relabel_lanes(&mut self, new_id: &[LaneId]) {
         for t in self.model.tasks.iter_mut() {
             t.lane = new_id[t.lane.index()];
             if let Some(o) = t.payload.as_mut().and_then(|p| p.origin.as_mut()) {
@@ -437,21 +442,16 @@ impl ModelBuilder {
         }
         let used = used_lanes;
         if used.iter().any(|u| !u) {
-            let mut new_id = vec![0u32; used.len()];
+            let mut new_id = vec![LaneId(0); used.len()];
             let mut kept = Vec::new();
             for (i, lane) in std::mem::take(&mut self.model.lanes).into_iter().enumerate() {
                 if used[i] {
-                    new_id[i] = kept.len() as u32;
+                    new_id[i] = LaneId(kept.len() as u32);
                     kept.push(lane);
                 }
             }
             self.model.lanes = kept;
-            for t in self.model.tasks.iter_mut() {
-                t.lane = LaneId(new_id[t.lane.index()]);
-                if let Some(o) = t.payload.as_mut().and_then(|p| p.origin.as_mut()) {
-                    *o = LaneId(new_id[o.index()]);
-                }
-            }
+            self.relabel_lanes(&new_id);
         }
         let n = self.model.tasks.len();
         let mut start = vec![0u32; n + 1];

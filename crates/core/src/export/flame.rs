@@ -69,7 +69,9 @@ pub fn folded_len(graph: &FlameGraph, m: usize) -> u64 {
 
 /// Measure `m` of a flame graph as folded stacks, in memory ([`write_folded`]).
 pub fn folded(graph: &FlameGraph, m: usize) -> String {
-    let mut out = Vec::with_capacity(usize::try_from(folded_len(graph, m)).unwrap_or(0));
+    let mut out = Vec::new();
+    // Sized once when memory allows; a list that cannot be sized grows as written.
+    let _ = out.try_reserve_exact(usize::try_from(folded_len(graph, m)).unwrap_or(0));
     // Writing to memory cannot fail; the frames are text, so the bytes are.
     let _ = write_folded(graph, m, &mut out);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())

@@ -382,7 +382,10 @@ impl FormatReader for Reader {
                 }
             }
             Stage::Data => self.data(chunk, diags),
-            Stage::Tail => self.pending.extend_from_slice(chunk),
+            // What follows the data is kept for writing back only: reading
+            // to analyse, it would hold the rest of the file for nothing.
+            Stage::Tail if self.out.keep => self.pending.extend_from_slice(chunk),
+            Stage::Tail => {}
         }
         Ok(())
     }

@@ -93,8 +93,6 @@ pub(super) struct Timeline {
     kinds: Kinds,
     /// Per capability: index 0 for events outside any capability's block, `c + 1` for cap `c`.
     caps: Vec<Option<Cap>>,
-    /// The capabilities seen, in the order first seen.
-    cap_ids: Vec<u16>,
     threads: Threads,
     gc_spans: Vec<(Nanos, Nanos)>,
     stats: Vec<(Nanos, u16, u64)>,
@@ -115,7 +113,6 @@ impl Default for Timeline {
             run: GhcRun::default(),
             kinds,
             caps: Vec::new(),
-            cap_ids: Vec::new(),
             threads: Threads::default(),
             gc_spans: Vec::new(),
             stats: Vec::new(),
@@ -153,11 +150,13 @@ impl Timeline {
             self.caps.resize_with(at + 1, || None);
         }
         let cap = self.caps[at].get_or_insert_with(|| {
-            let lanes = cap_id.map(|c| {
-                self.cap_ids.push(c);
-                (self.b.lane(&format!("cap {c}")), self.b.lane(&format!("cap {c} GC")))
-            });
-            Cap { lanes, ..Cap::default() }
+            // A capability's lanes from its first event; events outside any
+            // capability's block get theirs with their first span.
+            let mut cap = Cap::default();
+            if cap_id.is_some() {
+                lanes_of(&mut self.b, &mut cap, cap_id);
+            }
+            cap
         });
         cap.last = cap.last.max(time);
         let (b, kinds, threads, run) = (&mut self.b, &self.kinds, &mut self.threads, &mut self.run);
@@ -225,7 +224,10 @@ impl Timeline {
         run.events_by_type =
             self.by_type.iter().enumerate().filter(|(_, &n)| n > 0).map(|(ty, &n)| (ty as u16, n)).collect();
         run.type_names = log.types.iter().map(|t| (t.id, t.description.clone())).collect();
-        run.capabilities = self.cap_ids.len() as u32;
+        // `caps[c + 1]` is capability c's: they come in capability order.
+        let cap_lanes: Vec<LaneId> =
+            self.caps.iter().skip(1).flatten().filter_map(|c| c.lanes).flat_map(|(t, g)| [t, g]).collect();
+        run.capabilities = (cap_lanes.len() / 2) as u32;
         let b = &mut self.b;
         // Spans still open end where their capability's log ends.
         for (i, cap) in self.caps.iter_mut().enumerate() {
@@ -240,10 +242,7 @@ impl Timeline {
             }
         }
         // The capabilities' lanes first, in capability order.
-        let mut cap_lanes: Vec<(u16, (LaneId, LaneId))> =
-            self.cap_ids.iter().filter_map(|&c| Some((c, self.caps[usize::from(c) + 1].as_ref()?.lanes?))).collect();
-        cap_lanes.sort_unstable_by_key(|&(c, _)| c);
-        b.lanes_first(&cap_lanes.iter().flat_map(|&(_, (t, g))| [t, g]).collect::<Vec<_>>());
+        b.lanes_first(&cap_lanes);
         run.collections = collections(std::mem::take(&mut self.gc_spans), &self.stats);
         let mut threads: Vec<Thread> = self.threads.into_values().collect();
         threads.sort_unstable_by_key(|t| t.stats.id);
