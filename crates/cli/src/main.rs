@@ -24,8 +24,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Threads to read files on, and to read a distbuild log's lines ahead
-    /// and a report's analyses on (default: every core); the output is the
+    /// Threads to read files on, to read a distbuild log's lines or a
+    /// Chrome trace's events ahead, and a report's analyses on (default: every core); the output is the
     /// same for any count.
     #[arg(long, global = true)]
     threads: Option<usize>,

@@ -2,9 +2,10 @@
 //! browser's worker feeds it (here cut where a line ends), several files
 //! at once (a log and its graph.json read side by side), with a progress
 //! line per file on stderr once reading has taken more than a second and
-//! only when stderr is a terminal. Within a file whose reader takes lines
-//! read ahead (a distbuild log), another thread reads the next chunks and
-//! their lines ahead while this one reconciles, in order. The inputs come
+//! only when stderr is a terminal. Within a file whose reader takes chunks
+//! read ahead (a distbuild log's lines, a Chrome trace's events), another
+//! thread reads the next chunks and their lines or events ahead while this
+//! one builds, in order. The inputs come
 //! back in the order given, whatever the thread count, and the same as
 //! when read on one thread.
 
@@ -66,7 +67,7 @@ impl Progress {
 }
 
 /// Reads `paths` on up to `threads` threads (with more than one, a file
-/// whose lines can be read ahead has a thread of its own for that),
+/// whose chunks can be read ahead has a thread of its own for that),
 /// keeping every byte of each (for rewriting and dumps) when
 /// `keep_source`; the first failure in the order given is the error.
 pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
@@ -96,7 +97,7 @@ pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Ve
 }
 
 /// Reads one file, keeping every byte of it when `keep_source`; with more
-/// than one thread, its lines ahead on another.
+/// than one thread, its chunks ahead on another.
 fn read(path: &Path, progress: &Progress, threads: usize, keep_source: bool) -> Result<Input> {
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -110,7 +111,7 @@ fn read(path: &Path, progress: &Progress, threads: usize, keep_source: bool) -> 
     }
     let bar = progress.bar(&name, len.unwrap_or(0));
     // The first chunk is small: once it tells the format, a file whose
-    // lines are read ahead goes on in chunks of that size, others in slices.
+    // chunks are read ahead goes on in chunks of that size, others in slices.
     let mut chunks = LineChunks::new(file, AHEAD);
     let cannot_read = || format!("cannot read {}", path.display());
     let mut buf = Vec::new();
@@ -129,11 +130,11 @@ fn read(path: &Path, progress: &Progress, threads: usize, keep_source: bool) -> 
     Ok(ingest.finish()?)
 }
 
-/// A chunk with its lines read ahead.
+/// A chunk with its lines or events read ahead.
 type Ahead = (Vec<u8>, Prepared);
 
 /// Feeds the rest of the file to `ingest`, its chunks read and their lines
-/// read ahead on another thread while this one feeds the chunks before
+/// or events read ahead on another thread while this one feeds the chunks before
 /// them, in order. The queue is short, so a few chunks are in flight at
 /// most, and their memory goes back to be used again.
 fn read_ahead(

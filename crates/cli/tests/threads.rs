@@ -1,7 +1,8 @@
 //! The CLI's output does not depend on its thread count: every sample of
 //! every format, the samples read together as one analysis, and a
-//! simulated distbuild log big enough for its lines to be read ahead on
-//! other threads, give the same JSON report on 1 thread as on 4.
+//! simulated distbuild log and a Chrome trace big enough for their lines
+//! and events to be read ahead on other threads, give the same JSON report
+//! on 1 thread as on 4.
 
 use assert_cmd::Command;
 use std::path::PathBuf;
@@ -63,4 +64,28 @@ fn one_thread_and_four_give_the_same_report_for_a_log_read_ahead() {
     assert_eq!(one, analyze(&files, 4));
     assert_eq!(analyze(&files[..1], 1), analyze(&files[..1], 4), "the log alone");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_thread_and_four_give_the_same_report_for_a_trace_read_ahead() {
+    let path = std::env::temp_dir().join(format!("longpole-threads-{}.json", std::process::id()));
+    let mut text = String::from("{\"traceEvents\":[\n");
+    for i in 0..40_000u64 {
+        let (tid, depth) = (i % 4, i % 5);
+        text.push_str(&format!(
+            "{{\"ph\":\"X\",\"name\":\"f{}\",\"cat\":\"c\",\"ts\":{},\"dur\":{},\"pid\":1,\"tid\":{tid},\"args\":{{\"i\":{}}}}},\n",
+            i % 97,
+            i / 5 * 100 + depth * 10,
+            100 - depth * 20,
+            i % 13
+        ));
+    }
+    // A bad event late in the trace: its diagnostic names the same line either way.
+    text.push_str("{\"ph\":\"X\",\"ts\":1e300}]}\n");
+    assert!(text.len() > 3 << 20, "several chunks of events read ahead: {} bytes", text.len());
+    std::fs::write(&path, &text).unwrap();
+    let one = analyze(std::slice::from_ref(&path), 1);
+    assert!(one.contains("chrome.time-range"), "the bad event is reported");
+    assert_eq!(one, analyze(std::slice::from_ref(&path), 4));
+    std::fs::remove_file(&path).unwrap();
 }

@@ -209,8 +209,8 @@ impl Ingest {
     }
 
     /// Once the format is known, for an input that is not compressed and
-    /// whose reader can take whole lines read ahead: the pure function that
-    /// reads a chunk's lines ahead, for [`Ingest::feed_prepared`]. A
+    /// whose reader can take chunks read ahead (lines, events): the pure
+    /// function that reads a chunk ahead, for [`Ingest::feed_prepared`]. A
     /// caller with threads runs it on the next chunks while this one is
     /// read; the result is the same as feeding the chunks.
     pub fn preparer(&self) -> Option<Preparer> {

@@ -154,6 +154,23 @@ impl JsonSplitter {
         (self.capture != Capture::None).then_some((self.start_offset, self.start_line))
     }
 
+    /// Where an element of a split array may start (between two elements,
+    /// nothing begun): the array's member (`None` for the root array).
+    /// Whitespace, commas and whole objects fed from here leave the scanner
+    /// as it is, but for [`JsonSplitter::pass`].
+    pub fn between_elements(&self) -> Option<Option<&str>> {
+        (self.at_element_start() && !self.escaped && !self.done)
+            .then(|| (self.root == Root::Object).then(|| Self::key_str(&self.key)))
+    }
+
+    /// Moves past `bytes` bytes holding `lines` newlines, read by the caller
+    /// from where [`JsonSplitter::between_elements`] held: whitespace,
+    /// commas and whole objects, each of which the caller took as an element.
+    pub fn pass(&mut self, bytes: usize, lines: u64) {
+        self.offset += bytes as u64;
+        self.line += lines;
+    }
+
     fn key_str(key: &[u8]) -> &str {
         std::str::from_utf8(key).unwrap_or("")
     }
@@ -363,7 +380,7 @@ impl JsonSplitter {
 /// The length of the object or array that `bytes` starts with, and the
 /// newlines in it, if it ends within `bytes`. Brackets and strings are
 /// tracked as [`JsonSplitter::feed`] tracks them.
-fn container_end(bytes: &[u8]) -> Option<(usize, u64)> {
+pub(crate) fn container_end(bytes: &[u8]) -> Option<(usize, u64)> {
     let mut depth = 0u32;
     let mut lines = 0u64;
     let mut i = 0;

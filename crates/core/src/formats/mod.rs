@@ -215,8 +215,8 @@ pub trait FormatReader {
     /// shrinks. Readers whose lists are small keep the default, which does
     /// nothing.
     fn expect(&mut self, _share_read: f64) {}
-    /// For a reader that can take a chunk's whole lines read ahead (on
-    /// another thread): the pure function that reads them.
+    /// For a reader that can take a chunk read ahead (on another thread):
+    /// the pure function that reads its whole lines or events.
     fn preparer(&self) -> Option<Preparer> {
         None
     }
@@ -232,7 +232,7 @@ pub trait FormatReader {
     fn counts(&self) -> ReadCounts;
 }
 
-/// A chunk's whole lines, read ahead by a [`Preparer`] on any thread.
+/// A chunk's whole lines or events, read ahead by a [`Preparer`] on any thread.
 #[derive(Debug, Default)]
 pub enum Prepared {
     /// Nothing yet.
@@ -240,9 +240,11 @@ pub enum Prepared {
     Nothing,
     /// A distbuild log's.
     Distbuild(distbuild::LinesAhead),
+    /// A Chrome trace's.
+    ChromeTrace(chrome_trace::EventsAhead),
 }
 
-/// Reads a chunk's whole lines ahead into a [`Prepared`], in place of
+/// Reads a chunk's whole lines or events ahead into a [`Prepared`], in place of
 /// what it held (its memory is used again): pure, so any thread may run
 /// it, and the result does not depend on which one did.
 pub type Preparer = fn(&[u8], &mut Prepared);

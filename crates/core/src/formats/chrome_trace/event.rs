@@ -59,6 +59,30 @@ fn truthy(v: &Value) -> bool {
 const HERMES_ARGS: &[&str] =
     &["line", "column", "name", "category", "url", "params", "allocatedCategory", "allocatedName"];
 
+/// Appends to `out` a slice's `args` (`raw`, as written) as kept:
+/// `JSON.stringify` of them when JavaScript deems them true; false, with
+/// nothing appended, when they are not kept.
+pub(super) fn write_kept_args(raw: &str, out: &mut String) -> bool {
+    let value: Option<Value> = serde_json::from_str(raw).ok();
+    match value.filter(truthy) {
+        Some(args) => {
+            super::js::write_value(out, &args);
+            true
+        }
+        None => false,
+    }
+}
+
+/// What was worked out of an event before it is built ([`super::ahead`]):
+/// the [`crate::hash::hash_bytes`] of its name and category, and a slice's `args` as
+/// kept with their hash (`Some(None)`: not kept).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Known<'a> {
+    pub name: Option<u64>,
+    pub cat: Option<u64>,
+    pub args: Option<Option<(&'a str, u64)>>,
+}
+
 impl Builder {
     pub fn new() -> Self {
         Builder { first_event: true, ..Builder::default() }
@@ -105,15 +129,19 @@ impl Builder {
         s.map(|s| self.trace.strings.intern(s))
     }
 
-    /// A slice's `args` as kept: `JSON.stringify` of them when JavaScript
-    /// deems them true.
+    /// [`Builder::opt`] of a string whose hash may be known.
+    fn hashed(&mut self, s: Option<&str>, hash: Option<u64>) -> Option<u32> {
+        let strings = &mut self.trace.strings;
+        s.map(|s| strings.intern_hashed(s, hash.unwrap_or_else(|| crate::hash::hash_bytes(s.as_bytes()))))
+    }
+
+    /// A slice's `args` as kept ([`write_kept_args`]).
     fn slice_args(&mut self, raw: &str) -> Option<u32> {
         if let Some(&kept) = self.args_seen.get(raw) {
             return kept;
         }
-        let value: Option<Value> = serde_json::from_str(raw).ok();
-        let text = value.filter(truthy).map(|a| super::js_stringify(&a));
-        let kept = self.opt(text.as_deref());
+        let mut text = String::new();
+        let kept = write_kept_args(raw, &mut text).then(|| self.trace.strings.intern(&text));
         if self.args_seen.len() < ARGS_REMEMBERED {
             self.args_seen.insert(raw.into(), kept);
         }
@@ -126,6 +154,13 @@ impl Builder {
             Some(e) => e,
             None => serde_json::from_slice(bytes).map_err(|err| Problem::NotAnEvent(err.to_string()))?,
         };
+        self.event_read(e, line, root, Known::default())
+    }
+
+    /// Builds one event, read by the fast path or serde (or ahead, by
+    /// [`super::ahead`], with what is `known` of it); `root` is true for
+    /// elements of a root array.
+    pub fn event_read(&mut self, e: RawEvent<'_>, line: u64, root: bool, known: Known<'_>) -> Result<(), Problem> {
         let first = std::mem::replace(&mut self.first_event, false);
         let Some(ph) = e.ph.as_deref() else { return Err(Problem::NoPhase) };
         let raw_args = e.args.map(|a| a.0);
@@ -154,15 +189,19 @@ impl Builder {
                     _ => SlicePhase::Complete(in_range(e.dur.or(e.tdur).map_or(0.0, |d| d.0))?),
                 };
                 let thread = self.thread(pid, tid);
-                let name = self.opt(e.name.as_deref());
-                let cat = self.opt(e.cat.as_deref());
+                let name = self.hashed(e.name.as_deref(), known.name);
+                let cat = self.hashed(e.cat.as_deref(), known.cat);
+                let args = match known.args {
+                    Some(kept) => kept.map(|(text, hash)| self.trace.strings.intern_hashed(text, hash)),
+                    None => raw_args.and_then(|a| self.slice_args(a)),
+                };
                 let slice = Slice {
                     phase,
                     thread,
                     name,
                     cat,
                     ts,
-                    args: raw_args.and_then(|a| self.slice_args(a)),
+                    args,
                     bind_id: self.opt(e.bind_id.as_ref().map(|b| b.as_str())),
                     flow_in: e.flow_in.unwrap_or(false),
                     flow_out: e.flow_out.unwrap_or(false),

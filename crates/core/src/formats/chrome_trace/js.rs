@@ -11,7 +11,8 @@ pub fn js_stringify(value: &Value) -> String {
     out
 }
 
-fn write_value(out: &mut String, value: &Value) {
+/// Appends `JSON.stringify(value)` to `out`.
+pub(super) fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),

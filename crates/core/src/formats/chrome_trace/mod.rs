@@ -46,6 +46,7 @@
 //! dropped). A JSON number used as a pid or tid is named as written (`1.0`
 //! stays `1.0`).
 
+mod ahead;
 mod event;
 mod fast;
 mod js;
@@ -54,6 +55,7 @@ mod reader;
 #[cfg(test)]
 mod tests;
 
+pub use ahead::EventsAhead;
 pub use js::js_stringify;
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};

@@ -2,11 +2,12 @@
 //! event (or sample, or top-level member) at a time; only what
 //! [`Builder`] keeps of each stays in memory.
 
+use super::ahead::EventsAhead;
 use super::event::{Builder, Problem};
 use super::{ChromeTrace, TITLE};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
-use crate::formats::{FormatReader, Parsed, ReadCounts};
+use crate::formats::{FormatReader, Parsed, Prepared, Preparer, ReadCounts};
 use crate::json_split::{JsonSplitter, Piece, Root};
 
 /// Members kept as JSON text.
@@ -89,6 +90,49 @@ impl FormatReader for ChromeReader {
         self.splitter.feed(chunk, &mut |p| piece(builder, ignored, diags, p)).map_err(|e| {
             FormatError::new(TITLE, Position::Byte(e.offset), "expected the end of the JSON document", &[e.byte])
         })
+    }
+
+    fn preparer(&self) -> Option<Preparer> {
+        Some(|chunk, prepared| {
+            if !matches!(prepared, Prepared::ChromeTrace(_)) {
+                *prepared = Prepared::ChromeTrace(EventsAhead::default());
+            }
+            if let Prepared::ChromeTrace(ahead) = prepared {
+                ahead.prepare(chunk);
+            }
+        })
+    }
+
+    /// Events read ahead are built as the splitter would have handed them
+    /// out, numbered by the line they start on; the chunk is fed as usual
+    /// when they cannot be used (the splitter is not between two events of
+    /// `traceEvents` or a root array, or they were read from another
+    /// chunk), and so is what follows them.
+    fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared, diags: &mut Diagnostics) -> Result<(), FormatError> {
+        let ahead = match prepared {
+            Prepared::ChromeTrace(ahead) if ahead.fit(chunk) => ahead,
+            _ => return self.feed(chunk, diags),
+        };
+        let root = match self.splitter.between_elements() {
+            Some(None) => true,
+            Some(Some("traceEvents")) => false,
+            _ => return self.feed(chunk, diags),
+        };
+        let first_line = self.splitter.line();
+        for (bytes, read, known, lines) in ahead.events(chunk) {
+            let line = first_line + lines;
+            let built = match read {
+                Some(e) => self.builder.event_read(e, line, root, known),
+                None => self.builder.event(bytes, line, root),
+            };
+            if let Err(e) = built {
+                problem(diags, line, e);
+            }
+        }
+        let (len, lines) = ahead.read_part();
+        self.splitter.pass(len, lines);
+        self.lines += lines;
+        self.feed(chunk.get(len..).unwrap_or_default(), diags)
     }
 
     fn finish(self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {

@@ -3,7 +3,11 @@ use crate::ingest::read_bytes;
 use crate::test_support::corpus;
 
 fn read(bytes: &[u8], chunk: usize) -> (String, String) {
-    let input = read_bytes("unknown", bytes, chunk).unwrap();
+    kept(read_bytes("unknown", bytes, chunk).unwrap())
+}
+
+/// What a trace keeps, and its diagnostics, as text.
+fn kept(input: crate::Input) -> (String, String) {
     let diags = format!("{:?}", input.info.diagnostics.kept());
     let crate::formats::Parsed::ChromeTrace(t) = input.parsed else { panic!("not a Chrome trace") };
     let t = *t;
@@ -48,6 +52,55 @@ fn every_corpus_trace_reads_the_same_at_every_chunk_size() {
             assert_eq!(read(&bytes, chunk), whole, "{} at chunk size {chunk}", f.display());
         }
     }
+}
+
+/// Traces read as the CLI reads them, their events read ahead on other
+/// threads, keep what they keep when read in one go: the corpus, and a
+/// trace whose events the fast path leaves to serde, whose chunks start
+/// inside strings, and whose `samples` follow its events.
+#[test]
+fn events_read_ahead_on_several_threads_give_the_same_trace() {
+    let root = corpus("chrome-trace");
+    let mut files = Vec::new();
+    for dir in ["catapult", "bazel", "speedscope/trace-event"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "json") {
+                files.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    let mut odd = String::from("{\"traceEvents\":[\n");
+    for i in 0..400 {
+        odd.push_str(&format!(
+            "{{\"ph\":\"X\",\"name\":\"n{}\",\"ts\":{i},\"dur\":1,\"pid\":1,\"tid\":{},\"args\":{{\"s\":\"a{{b}}[\\\"c\"}}}},\n",
+            i % 7,
+            i % 3
+        ));
+        odd.push_str(&format!("{{\"ph\":\"B\",\"name\":\"\\u0041{i}\",\"ts\":{i},\"pid\":true,\"tid\":1.5}},\n"));
+        odd.push_str("{\"ph\":\"E\",\"ts\":\"x\"}, 7, {\"ph\":\"b\",\"ts\":3,\"id2\":{\"local\":1}},\n");
+    }
+    odd.push_str(
+        "{\"ph\":\"i\",\"ts\":1}],\n\"samples\":[{\"ts\":1,\"pid\":1,\"tid\":1,\"sf\":2},\n{\"ts\":2}],\n\"x\":{}}",
+    );
+    files.push(("odd".to_owned(), odd.into_bytes()));
+    let mut read_ahead = 0;
+    for (name, bytes) in &files {
+        let whole = read(bytes, usize::MAX);
+        for (chunk, at_lines) in [(64, true), (300, false), (4096, true)] {
+            for threads in [1, 3] {
+                let (input, ahead) = crate::test_support::read_ahead("unknown", bytes, chunk, at_lines, threads);
+                read_ahead += ahead;
+                assert_eq!(
+                    kept(input.unwrap()),
+                    whole,
+                    "{name}: chunks of {chunk} (at lines: {at_lines}), {threads} threads"
+                );
+            }
+        }
+    }
+    assert!(read_ahead > 1000, "chunks were read ahead: {read_ahead}");
 }
 
 fn sniff(head: &[u8], at_eof: bool) -> Sniff {

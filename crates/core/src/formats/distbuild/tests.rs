@@ -97,44 +97,11 @@ fn binary_data_after_a_good_start_is_an_error_naming_the_line() {
     );
 }
 
-/// The dump of a log read as the CLI reads it on `threads` threads: cut
-/// into chunks of about `chunk` bytes (at line ends when `at_lines`),
-/// each chunk's lines read ahead on one of the threads, then fed in order.
+/// The dump of a log read as the CLI reads it on `threads` threads
+/// ([`crate::test_support::read_ahead`]).
 fn dump_read_ahead(data: &[u8], chunk: usize, at_lines: bool, threads: usize) -> String {
-    use crate::formats::Prepared;
-    use crate::ingest::Ingest;
-    let mut chunks = Vec::new();
-    let mut rest = data;
-    while !rest.is_empty() {
-        let mut end = chunk.min(rest.len());
-        if at_lines && end < rest.len() {
-            end = memchr::memrchr(b'\n', &rest[..end]).map_or(end, |nl| nl + 1);
-        }
-        chunks.push(&rest[..end]);
-        rest = &rest[end..];
-    }
-    // Fed as they come until the format is known, as the CLI does.
-    let mut ingest = Ingest::new("x.log");
-    let mut plain = 0;
-    while ingest.preparer().is_none() && plain < chunks.len() {
-        ingest.feed(chunks[plain]).unwrap();
-        plain += 1;
-    }
-    assert!(plain <= 2, "the format is known by the second chunk");
-    let ahead = &chunks[plain..];
-    if let Some(preparer) = ingest.preparer() {
-        let mut prepared: Vec<Prepared> = ahead.iter().map(|_| Prepared::default()).collect();
-        let per_thread = ahead.len().div_ceil(threads).max(1);
-        std::thread::scope(|s| {
-            for (cs, ps) in ahead.chunks(per_thread).zip(prepared.chunks_mut(per_thread)) {
-                s.spawn(move || cs.iter().zip(ps).for_each(|(c, p)| preparer(c, p)));
-            }
-        });
-        for (c, p) in ahead.iter().zip(&prepared) {
-            ingest.feed_prepared(c, p).unwrap();
-        }
-    }
-    let analysis = crate::reconcile(vec![ingest.finish().unwrap()]);
+    let (input, _) = crate::test_support::read_ahead("x.log", data, chunk, at_lines, threads);
+    let analysis = crate::reconcile(vec![input.unwrap()]);
     let mut out = crate::dump::tasks(&analysis.datasets[0].model);
     out.push_str(&diagnostics(&analysis.inputs[0].diagnostics));
     out
