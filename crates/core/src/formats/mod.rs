@@ -11,9 +11,12 @@ pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ninja_log;
+mod read_ahead;
 pub mod starrocks_profile;
 pub mod ya_evlog;
 pub mod ya_graph;
+
+pub use read_ahead::{preparer_of, Prepared, Preparer, ReadAhead};
 
 use crate::diagnostics::Diagnostics;
 use crate::error::FormatError;
@@ -231,23 +234,6 @@ pub trait FormatReader {
     /// Counts so far.
     fn counts(&self) -> ReadCounts;
 }
-
-/// A chunk's whole lines or events, read ahead by a [`Preparer`] on any thread.
-#[derive(Debug, Default)]
-pub enum Prepared {
-    /// Nothing yet.
-    #[default]
-    Nothing,
-    /// A distbuild log's.
-    Distbuild(distbuild::LinesAhead),
-    /// A Chrome trace's.
-    ChromeTrace(chrome_trace::EventsAhead),
-}
-
-/// Reads a chunk's whole lines or events ahead into a [`Prepared`], in place of
-/// what it held (its memory is used again): pure, so any thread may run
-/// it, and the result does not depend on which one did.
-pub type Preparer = fn(&[u8], &mut Prepared);
 
 /// Every format, in detection priority order.
 pub static REGISTRY: &[&dyn Format] = &[

@@ -9,6 +9,7 @@
 
 use super::event::{write_kept_args, Known};
 use super::raw::{Args, IdText, Num, RawEvent};
+use crate::formats::ReadAhead;
 use crate::hash::hash_bytes;
 use crate::json_split::container_end;
 use std::borrow::Cow;
@@ -155,7 +156,7 @@ impl Ahead {
 }
 
 /// The event objects a chunk starts with, read ahead
-/// ([`EventsAhead::prepare`]).
+/// ([`ReadAhead::prepare`]).
 #[derive(Debug, Default)]
 pub struct EventsAhead {
     /// The length of the chunk read.
@@ -169,12 +170,12 @@ pub struct EventsAhead {
     kept_args: String,
 }
 
-impl EventsAhead {
+impl ReadAhead for EventsAhead {
     /// Reads ahead the event objects `chunk` starts with, taking it to
     /// start between two elements of an event array: whitespace, commas and
     /// objects that end in it, up to anything else. In place of what was
     /// held (its memory is used again); pure, for any thread.
-    pub(super) fn prepare(&mut self, chunk: &[u8]) {
+    fn prepare(&mut self, chunk: &[u8]) {
         self.events.clear();
         self.kept_args.clear();
         self.chunk_len = chunk.len();
@@ -208,7 +209,9 @@ impl EventsAhead {
         self.end = end;
         self.lines = end_lines;
     }
+}
 
+impl EventsAhead {
     /// Whether these are the events of `chunk` (of its length).
     pub(super) fn fit(&self, chunk: &[u8]) -> bool {
         chunk.len() == self.chunk_len

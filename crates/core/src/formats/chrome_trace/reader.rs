@@ -7,7 +7,7 @@ use super::event::{Builder, Problem};
 use super::{ChromeTrace, TITLE};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
-use crate::formats::{FormatReader, Parsed, Prepared, Preparer, ReadCounts};
+use crate::formats::{preparer_of, FormatReader, Parsed, Prepared, Preparer, ReadCounts};
 use crate::json_split::{JsonSplitter, Piece, Root};
 
 /// Members kept as JSON text.
@@ -93,14 +93,7 @@ impl FormatReader for ChromeReader {
     }
 
     fn preparer(&self) -> Option<Preparer> {
-        Some(|chunk, prepared| {
-            if !matches!(prepared, Prepared::ChromeTrace(_)) {
-                *prepared = Prepared::ChromeTrace(EventsAhead::default());
-            }
-            if let Prepared::ChromeTrace(ahead) = prepared {
-                ahead.prepare(chunk);
-            }
-        })
+        Some(preparer_of::<EventsAhead>)
     }
 
     /// Events read ahead are built as the splitter would have handed them
@@ -109,8 +102,8 @@ impl FormatReader for ChromeReader {
     /// `traceEvents` or a root array, or they were read from another
     /// chunk), and so is what follows them.
     fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared, diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let ahead = match prepared {
-            Prepared::ChromeTrace(ahead) if ahead.fit(chunk) => ahead,
+        let ahead = match prepared.get::<EventsAhead>() {
+            Some(ahead) if ahead.fit(chunk) => ahead,
             _ => return self.feed(chunk, diags),
         };
         let root = match self.splitter.between_elements() {

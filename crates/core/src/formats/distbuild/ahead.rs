@@ -1,10 +1,11 @@
 //! Lines read ahead of the reconciler: split into fields, the time and the
 //! event type read, the names hashed. None of it depends on earlier lines,
 //! so a chunk's whole lines can be read ahead on another thread
-//! ([`prepare`]) and reconciled in order afterwards; a line read on its own
+//! ([`LinesAhead`]) and reconciled in order afterwards; a line read on its own
 //! goes through the same [`Line::read`], so both ways give the same result.
 
 use super::line::{parse_int, Fields};
+use crate::formats::ReadAhead;
 use crate::hash::hash_bytes;
 
 /// An event type, as the reconciler tells them apart.
@@ -118,7 +119,7 @@ impl Line {
     }
 }
 
-/// A chunk's whole lines, read ahead ([`LinesAhead::prepare`]).
+/// A chunk's whole lines, read ahead ([`ReadAhead::prepare`]).
 #[derive(Debug, Default)]
 pub struct LinesAhead {
     /// The length of the chunk read.
@@ -131,10 +132,10 @@ pub struct LinesAhead {
     nul: bool,
 }
 
-impl LinesAhead {
+impl ReadAhead for LinesAhead {
     /// Reads the whole lines of `chunk` ahead, in place of what was held
     /// (its memory is used again): pure, for any thread.
-    pub(super) fn prepare(&mut self, chunk: &[u8]) {
+    fn prepare(&mut self, chunk: &[u8]) {
         self.lines.clear();
         let mut from = 0;
         for nl in memchr::memchr_iter(b'\n', chunk) {
@@ -145,7 +146,9 @@ impl LinesAhead {
         self.whole = from;
         self.nul = memchr::memchr(0, &chunk[..from]).is_some();
     }
+}
 
+impl LinesAhead {
     /// Whether these are the lines of `chunk` and can be used: not when
     /// `chunk` is not the chunk read, or its lines hold a NUL byte (it is
     /// then read line by line, where the first such line is the error).

@@ -50,10 +50,9 @@ mod reconcile;
 
 pub use ahead::LinesAhead;
 
-use super::Prepared;
 pub use log::{CopyRef, Log, RunRef};
 
-use super::{Format, FormatId, FormatReader, Parsed, Preparer, ReadCounts, Sniff, SniffInput};
+use super::{preparer_of, Format, FormatId, FormatReader, Parsed, Prepared, Preparer, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position};
 use crate::error::FormatError;
 use crate::lines::LineSplitter;
@@ -164,14 +163,7 @@ impl FormatReader for DistbuildReader {
     }
 
     fn preparer(&self) -> Option<Preparer> {
-        Some(|chunk, prepared| {
-            if !matches!(prepared, Prepared::Distbuild(_)) {
-                *prepared = Prepared::Distbuild(LinesAhead::default());
-            }
-            if let Prepared::Distbuild(ahead) = prepared {
-                ahead.prepare(chunk);
-            }
-        })
+        Some(preparer_of::<LinesAhead>)
     }
 
     /// Whole lines read ahead go straight to the reconciler, numbered as
@@ -179,8 +171,8 @@ impl FormatReader for DistbuildReader {
     /// when they cannot be used (an unfinished line is held, the lines
     /// hold a NUL byte, or they were read from another chunk).
     fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared, diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let ahead = match prepared {
-            Prepared::Distbuild(ahead) if !self.lines.holds_partial() && ahead.fit(chunk) => ahead,
+        let ahead = match prepared.get::<LinesAhead>() {
+            Some(ahead) if !self.lines.holds_partial() && ahead.fit(chunk) => ahead,
             _ => return self.feed(chunk, diags),
         };
         let mut line_no = self.lines.lines();
