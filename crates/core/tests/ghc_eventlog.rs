@@ -109,3 +109,28 @@ fn user_messages_become_marks_and_start_stop_pairs_become_spans() {
         .collect();
     insta::assert_snapshot!("stop_ht_marks", texts.join("\n"));
 }
+
+/// Bytes after the end marker are named, with how many there are and where
+/// they start, at every chunk size, and kept when the file is rewritten.
+#[test]
+fn bytes_after_the_end_marker_are_reported_and_kept() {
+    let mut bytes = corpus("ghc-9.2-events.eventlog");
+    let end = bytes.len() as u64;
+    bytes.extend_from_slice(b"\x00trailing junk, 27 bytes..\n");
+    let messages = |input: &longpole_core::Input| -> Vec<String> {
+        let d = input.info.diagnostics.kept().iter().filter(|d| d.code == "ghc-eventlog.after-end");
+        d.map(|d| format!("{} {}", d.position, d.message)).collect()
+    };
+    let expected = format!(
+        "byte {end} 27 bytes follow the end marker (starting \"\\x00trailing junk, \"): not events, so not read; rewriting the file keeps them"
+    );
+    for chunk in [1, 7, 4096, bytes.len()] {
+        let input = read_bytes("t.eventlog", &bytes, chunk).unwrap();
+        assert_eq!(messages(&input), std::slice::from_ref(&expected), "chunk size {chunk}");
+    }
+    let kept = read_bytes_keeping_source("t.eventlog", &bytes, 4096).unwrap();
+    assert_eq!(messages(&kept), [expected]);
+    assert_eq!(kept.parsed.write_back().as_deref(), Some(&bytes[..]));
+    let clean = read_bytes("t.eventlog", &corpus("ghc-9.2-events.eventlog"), 4096).unwrap();
+    assert!(messages(&clean).is_empty());
+}

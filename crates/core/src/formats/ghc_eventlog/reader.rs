@@ -137,7 +137,12 @@ pub(super) struct Reader {
     block: Option<(Option<u16>, u64)>,
     /// In the header: what the bytes still missing were declared as.
     waiting_for: Option<String>,
+    /// Bytes after the data section that were not held (reading to analyse).
+    tail_dropped: u64,
 }
+
+/// The bytes after the end marker shown in its diagnostic.
+const TAIL_SHOWN: usize = 16;
 
 /// The longest header read. GHC writes about 10 KB (some 200 event types);
 /// a longer one is an impossible size, and reading on would hold the file.
@@ -383,9 +388,15 @@ impl FormatReader for Reader {
             }
             Stage::Data => self.data(chunk, diags),
             // What follows the data is kept for writing back only: reading
-            // to analyse, it would hold the rest of the file for nothing.
+            // to analyse, it would hold the rest of the file for nothing
+            // (its first bytes are held, to be shown).
             Stage::Tail if self.out.keep => self.pending.extend_from_slice(chunk),
-            Stage::Tail => {}
+            Stage::Tail => {
+                let held = self.pending.len() - self.at;
+                let take = chunk.len().min(TAIL_SHOWN.saturating_sub(held));
+                self.pending.extend_from_slice(&chunk[..take]);
+                self.tail_dropped += (chunk.len() - take) as u64;
+            }
         }
         Ok(())
     }
@@ -413,6 +424,19 @@ impl FormatReader for Reader {
         }
         let Events { mut log, timeline, keep, .. } = self.out;
         log.tail = self.pending[self.at..].to_vec();
+        let after_end = log.tail.len() as u64 + self.tail_dropped;
+        if log.ended && after_end > 0 {
+            let shown = &log.tail[..log.tail.len().min(TAIL_SHOWN)];
+            diags.report(
+                Severity::Info,
+                "ghc-eventlog.after-end",
+                Position::Byte(self.base + self.at as u64),
+                format!(
+                    "{after_end} bytes follow the end marker (starting {}): not events, so not read; rewriting the file keeps them",
+                    crate::error::quote_bytes(shown)
+                ),
+            );
+        }
         let (model, run) = timeline.finish(&log, diags);
         Ok(Parsed::GhcEventlog(Box::new(ReadEventlog { model, run, source: keep.then_some(log) })))
     }
