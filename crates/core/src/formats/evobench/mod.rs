@@ -44,7 +44,6 @@
 //! (`evobench.name-mismatch`), as in the evaluator. Only a first line that
 //! is not the Start record is an error.
 
-mod ahead;
 mod fast;
 mod log;
 mod pairing;

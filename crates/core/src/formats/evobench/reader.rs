@@ -1,14 +1,12 @@
 //! The streaming reader: splits chunks into lines (a line cut by a chunk's
-//! end is the only thing copied), parses each (or takes it parsed ahead,
-//! [`super::ahead`]) and hands it to the pairing.
+//! end is the only thing copied), parses each and hands it to the pairing.
 
-use super::ahead::LinesAhead;
 use super::log::{Metadata, StartInfo};
 use super::pairing::{Pairing, ScopeKind};
 use super::record::{parse, Record};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
-use crate::formats::{preparer_of, FormatReader, Parsed, Prepared, Preparer, ReadCounts};
+use crate::formats::{FormatReader, Parsed, ReadCounts};
 
 const TITLE: &str = "evobench log";
 
@@ -26,28 +24,14 @@ pub(super) struct Reader {
 }
 
 impl Reader {
-    /// Reads one line (without its `\n`).
     fn line(&mut self, line: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        match parse(line) {
-            Ok(record) => self.record(line, Ok(&record), diags),
-            Err(e) => self.record(line, Err(&e.to_string()), diags),
-        }
-    }
-
-    /// Takes one line (without its line end) and its record, or the
-    /// parser's error.
-    fn record(
-        &mut self,
-        line: &[u8],
-        record: Result<&Record<'_>, &str>,
-        diags: &mut Diagnostics,
-    ) -> Result<(), FormatError> {
         self.counts.lines += 1;
         let n = self.counts.lines;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let record = parse(line);
         if n == 1 {
             return match record {
-                Ok(&Record::Start { evobench_log_version, ref evobench_version }) => {
+                Ok(Record::Start { evobench_log_version, evobench_version }) => {
                     if evobench_log_version != KNOWN_VERSION {
                         diags.report(
                             Severity::Warning,
@@ -57,7 +41,7 @@ impl Reader {
                         );
                     }
                     self.pairing.log.start =
-                        StartInfo { log_version: evobench_log_version, writer_version: evobench_version.clone() };
+                        StartInfo { log_version: evobench_log_version, writer_version: evobench_version };
                     self.counts.events += 1;
                     Ok(())
                 }
@@ -92,7 +76,7 @@ impl Reader {
             );
         }
         let log = &mut self.pairing.log;
-        let kind_index = match record {
+        let kind_index = match &record {
             Record::Start { .. } => {
                 diags.report(
                     Severity::Warning,
@@ -130,7 +114,7 @@ impl Reader {
         };
         log.records[kind_index] += 1;
         log.ended = kind_index == 7;
-        let timing = match record {
+        let timing = match &record {
             Record::KeyValue(kv) => {
                 self.pairing.key_value(kv.tid, &kv.k, &kv.v, n, diags);
                 return Ok(());
@@ -166,7 +150,7 @@ impl Reader {
                 );
             }
         }
-        match record {
+        match &record {
             Record::TStart(t) => self.pairing.open(ScopeKind::Process, t, n, diags),
             Record::TThreadStart(t) => self.pairing.open(ScopeKind::Thread, t, n, diags),
             Record::TS(t) => self.pairing.open(ScopeKind::Probe, t, n, diags),
@@ -200,25 +184,6 @@ impl FormatReader for Reader {
         }
         self.partial.extend_from_slice(rest);
         Ok(())
-    }
-
-    fn preparer(&self) -> Option<Preparer> {
-        Some(preparer_of::<LinesAhead>)
-    }
-
-    /// Lines parsed ahead are paired in order; the chunk is fed as usual
-    /// when they cannot be used (a line cut by the last chunk is held, or
-    /// they were read from another chunk), and so is what follows them.
-    fn feed_prepared(&mut self, chunk: &[u8], prepared: &Prepared, diags: &mut Diagnostics) -> Result<(), FormatError> {
-        let ahead = match prepared.get::<LinesAhead>() {
-            Some(ahead) if self.partial.is_empty() && ahead.fit(chunk) => ahead,
-            _ => return self.feed(chunk, diags),
-        };
-        for (line, record) in ahead.lines(chunk) {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            self.record(line, record.as_ref().map_err(String::as_str), diags)?;
-        }
-        self.feed(ahead.rest(chunk), diags)
     }
 
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {

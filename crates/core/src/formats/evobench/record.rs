@@ -136,38 +136,6 @@ pub(super) enum Record<'a> {
     Tio(Timing<'a>),
 }
 
-impl Timing<'_> {
-    /// The same fields, owning the probe name.
-    fn into_owned(self) -> Timing<'static> {
-        Timing { pn: Cow::Owned(self.pn.into_owned()), ..self }
-    }
-}
-
-impl Record<'_> {
-    /// The same record, owning its strings (to be handed to another thread).
-    pub(super) fn into_owned(self) -> Record<'static> {
-        match self {
-            Record::Start { evobench_log_version, evobench_version } => {
-                Record::Start { evobench_log_version, evobench_version }
-            }
-            Record::Metadata(m) => Record::Metadata(m),
-            Record::KeyValue(kv) => Record::KeyValue(KeyValue {
-                tid: kv.tid,
-                k: Cow::Owned(kv.k.into_owned()),
-                v: Cow::Owned(kv.v.into_owned()),
-            }),
-            Record::TStart(t) => Record::TStart(t.into_owned()),
-            Record::T(t) => Record::T(t.into_owned()),
-            Record::TS(t) => Record::TS(t.into_owned()),
-            Record::TE(t) => Record::TE(t.into_owned()),
-            Record::TThreadStart(t) => Record::TThreadStart(t.into_owned()),
-            Record::TThreadEnd(t) => Record::TThreadEnd(t.into_owned()),
-            Record::TEnd(t) => Record::TEnd(t.into_owned()),
-            Record::Tio(t) => Record::Tio(t.into_owned()),
-        }
-    }
-}
-
 /// Parses one line (without its newline): the fast path, else serde_json.
 pub(super) fn parse(line: &[u8]) -> Result<Record<'_>, serde_json::Error> {
     super::fast::timing_record(line).map_or_else(|| serde_json::from_slice(line), Ok)

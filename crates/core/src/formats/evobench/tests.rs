@@ -34,44 +34,6 @@ fn corpus_logs_read_the_same_at_any_chunk_size() {
     }
 }
 
-/// Logs read as the CLI reads them, their lines parsed ahead on other
-/// threads, give the same log and diagnostics as read in one go: the
-/// corpus's logs (the current one decompressed), and one with CRLF line
-/// ends, escaped names, bad lines, a second Start and a cut-off end.
-#[test]
-fn lines_parsed_ahead_on_several_threads_give_the_same_log() {
-    use std::io::Read;
-    let old = std::fs::read(corpus("evobench/bench-v1-sum_of_fibs.log")).unwrap();
-    let zstd = std::fs::File::open(corpus("evobench/generated-current-format/evobench.log.zstd")).unwrap();
-    let mut current = Vec::new();
-    ruzstd::decoding::StreamingDecoder::new(zstd).unwrap().read_to_end(&mut current).unwrap();
-    let mut odd = HEAD.to_owned();
-    odd += &t("TStart", "-", 10, 0);
-    for i in 0..300 {
-        odd += &t("TS", &format!("a|b\\u0041{}", i % 5), 10, 10 * i + 1).replace('\n', "\r\n");
-        odd += "{\"KeyValue\":{\"tid\":10,\"k\":\"k\",\"v\":\"v\\n\"}}\n{\"T\":{}}\nnot json\n";
-        odd += &t("TE", &format!("a|b\\u0041{}", i % 5), 10, 10 * i + 5);
-    }
-    odd += "{\"Start\":{\"evobench_log_version\":1,\"evobench_version\":\"v\"}}\n";
-    odd += t("TS", "cut", 10, 9999).trim_end();
-    let mut read_ahead = 0;
-    for (name, bytes) in [("old", &old), ("current", &current), ("odd", &odd.into_bytes())] {
-        let whole = read("unknown", bytes, bytes.len());
-        for (chunk, at_lines) in [(64, true), (300, false), (4096, true)] {
-            for threads in [1, 3] {
-                let (input, ahead) = crate::test_support::read_ahead("unknown", bytes, chunk, at_lines, threads);
-                read_ahead += ahead;
-                let input = input.unwrap();
-                let codes: Vec<String> =
-                    input.info.diagnostics.kept().iter().map(|d| format!("{} {}", d.position, d.code)).collect();
-                let Parsed::Evobench(log) = input.parsed else { panic!("{name}: not read as an evobench log") };
-                assert!((*log, codes) == whole, "{name}: chunks of {chunk} (at lines: {at_lines}), {threads} threads");
-            }
-        }
-    }
-    assert!(read_ahead > 1000, "chunks were read ahead: {read_ahead}");
-}
-
 #[test]
 fn the_old_dialect_is_read_and_noted() {
     let bytes = std::fs::read(corpus("evobench/bench-v1-sum_of_fibs.log")).unwrap();
