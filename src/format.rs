@@ -1,7 +1,7 @@
 //! Numbers as people read them: sizes in KiB/MiB, times in ms or m s,
 //! thousands separators. Plain functions, tested natively.
 
-pub use longpole_core::summary::group;
+pub use longpole_core::numbers::group;
 
 /// A byte count: `617 B`, `12.4 KiB`, `3.1 MiB`, `1.00 GiB`.
 pub fn bytes(n: u64) -> String {
@@ -28,7 +28,7 @@ pub fn bytes(n: u64) -> String {
 /// A duration given in milliseconds, as the core writes durations.
 pub fn millis(ms: f64) -> String {
     if ms.is_finite() {
-        longpole_core::dump::duration_label((ms * 1e6).round() as i64)
+        longpole_core::numbers::duration_label((ms * 1e6).round() as i64)
     } else {
         "–".to_owned()
     }

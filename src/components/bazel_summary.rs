@@ -4,8 +4,8 @@
 
 use super::heap_chart::{step_path, H, W};
 use crate::format::group;
-use longpole_core::dump::duration_label;
 use longpole_core::model::Nanos;
+use longpole_core::numbers::duration_label;
 use longpole_core::view::BazelView;
 use yew::prelude::*;
 

@@ -2,7 +2,7 @@
 //! run type, and waiting.
 
 use crate::shared::Shared;
-use longpole_core::dump::duration_label;
+use longpole_core::numbers::duration_label;
 use longpole_core::render::palette;
 use longpole_core::view::{PathView, RunView};
 use yew::prelude::*;

@@ -4,8 +4,8 @@
 
 use crate::download::download;
 use crate::state::Action;
-use longpole_core::dump::{duration_label, ms};
 use longpole_core::export;
+use longpole_core::numbers::{duration_label, ms};
 use yew::prelude::*;
 
 /// One cell: what to show, what to export, how to sort.

@@ -4,7 +4,7 @@
 use crate::format::bytes;
 use crate::shared::Shared;
 use crate::state::Action;
-use longpole_core::dump::{duration_label, ms};
+use longpole_core::numbers::{duration_label, ms};
 use longpole_core::view::{TaskDetails, TaskRow};
 use yew::prelude::*;
 

@@ -4,7 +4,7 @@
 //! everywhere.
 
 use crate::state::Action;
-use longpole_core::dump::duration_label;
+use longpole_core::numbers::duration_label;
 use longpole_core::view::PathView;
 use yew::prelude::*;
 

@@ -3,7 +3,7 @@
 //! schedule, on one scale, so where each pipeline waited shows at a glance.
 
 use longpole_core::analysis::starrocks::PipelineBreakdown;
-use longpole_core::dump::duration_label;
+use longpole_core::numbers::duration_label;
 use yew::prelude::*;
 
 /// The parts of a pipeline's time, in drawing order, with their class.

@@ -43,7 +43,7 @@ pub fn SummaryView(props: &SummaryViewProps) -> Html {
                         group(d.tasks as u64), group(d.work_tasks as u64), group(d.transfer_tasks as u64), group(d.setup_tasks as u64),
                         group(d.lanes as u64), group(d.edges as u64)) }
                     if let Some(w) = d.wall_ns {
-                        { " · wall " }<strong title={format!("{} ms", longpole_core::dump::ms(w))}>{ millis(w as f64 / NANOS_PER_MS as f64) }</strong>
+                        { " · wall " }<strong title={format!("{} ms", longpole_core::numbers::ms(w))}>{ millis(w as f64 / NANOS_PER_MS as f64) }</strong>
                     }
                 </p>
             }) }

@@ -25,6 +25,7 @@ pub mod layout;
 pub mod lines;
 pub mod memory_budget;
 pub mod model;
+pub mod numbers;
 pub mod recent_ids;
 pub mod reconcile;
 pub mod render;

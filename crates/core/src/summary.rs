@@ -6,6 +6,7 @@ use crate::decompress::Compression;
 use crate::diagnostics::{CodeCount, Diagnostic, Severity};
 use crate::formats::FormatId;
 use crate::model::{Nanos, Role};
+use crate::numbers::group;
 use crate::reconcile::Analysis;
 use serde::{Deserialize, Serialize};
 
@@ -154,7 +155,7 @@ impl Summary {
             }
         }
         for d in &self.datasets {
-            let wall = d.wall_ns.map_or_else(|| "unknown".to_owned(), |w| format!("{} ms", crate::dump::ms(w)));
+            let wall = d.wall_ns.map_or_else(|| "unknown".to_owned(), |w| format!("{} ms", crate::numbers::ms(w)));
             let _ = writeln!(
                 out,
                 "{} run from {}: {} tasks ({} work, {} transfer, {} setup) on {} lanes, {} edges, wall {wall}",
@@ -174,27 +175,4 @@ impl Summary {
 
 fn counts(c: &[CodeCount]) -> String {
     c.iter().map(|c| format!("{} {}", c.code, group(c.count))).collect::<Vec<_>>().join(", ")
-}
-
-/// An integer with thousands separators: `1,271,973`.
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(super::group(0), "0");
-        assert_eq!(super::group(999), "999");
-        assert_eq!(super::group(1_271_973), "1,271,973");
-    }
 }

@@ -4,7 +4,6 @@
 pub mod bazel;
 pub mod critical_path;
 pub mod evobench;
-pub mod flame;
 pub mod ghc;
 pub mod graph;
 pub mod mal;

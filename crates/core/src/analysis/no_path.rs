@@ -37,7 +37,7 @@ impl NoPath {
                 "{} Shown instead: the longest spans, and the busiest lane, {} ({} busy).",
                 self.reason,
                 b.name,
-                crate::dump::duration_label(b.busy)
+                crate::numbers::duration_label(b.busy)
             ),
             None => format!("{} Shown instead: the longest spans.", self.reason),
         }

@@ -21,7 +21,7 @@
 //! the same operators. Two sides agree when they differ by at most the sum
 //! of their terms' resolutions plus [`RELATIVE`] of the larger side.
 
-use crate::analysis::flame::{FlameGraph, FlameNode, Measure, Unit};
+use crate::model::flame::{FlameGraph, FlameNode, Measure, Unit};
 use crate::model::Nanos;
 use crate::reconcile::starrocks::{DriverTimes, OperatorTimes, StarRocksRun};
 use serde::{Deserialize, Serialize};

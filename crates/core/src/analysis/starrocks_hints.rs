@@ -19,10 +19,10 @@
 
 use super::starrocks::breakdowns;
 use super::starrocks_nodes::{cumulative, node_metric, shares, Level, NodeShare};
-use crate::dump::duration_label as label;
 use crate::formats::starrocks_profile::value::print_time;
 use crate::formats::starrocks_profile::Value;
 use crate::model::Nanos;
+use crate::numbers::duration_label as label;
 use crate::reconcile::starrocks::{Metric, StarRocksRun};
 use crate::reconcile::starrocks_plan::NodeKind;
 use serde::{Deserialize, Serialize};
@@ -66,7 +66,7 @@ fn percent(part: f64, whole: f64) -> String {
 
 fn shown(m: &Metric) -> String {
     match m.value {
-        Value::Count(n) => crate::summary::group(n.max(0) as u64),
+        Value::Count(n) => crate::numbers::group(n.max(0) as u64),
         _ => m.text.clone().unwrap_or_default(),
     }
 }
@@ -317,7 +317,7 @@ fn operator_skew(run: &StarRocksRun, out: &mut Vec<Hint>) {
     for s in &run.skew {
         let big = if s.time { s.max >= SKEW_MIN_TIME as f64 } else { s.max >= SKEW_MIN_ROWS };
         if let Some(r) = s.ratio().filter(|&r| r >= SKEW_RATIO && big && SKEW_COUNTERS.contains(&&*s.counter)) {
-            let show = |v: f64| if s.time { label(v as Nanos) } else { crate::summary::group(v.max(0.0) as u64) };
+            let show = |v: f64| if s.time { label(v as Nanos) } else { crate::numbers::group(v.max(0.0) as u64) };
             out.push(Hint {
                 at: s.at.clone(),
                 line: s.line,

@@ -22,8 +22,8 @@
 //! stack changes, a sample of the stack before the change with the time it
 //! lasted (an empty stack too).
 
-use super::flame::{FlameGraph, FlameNode, Measure, Unit, MEASURES};
 use crate::hash::FastMap;
+use crate::model::flame::{FlameGraph, FlameNode, Measure, Unit, MEASURES};
 use std::borrow::Cow;
 use std::collections::VecDeque;
 

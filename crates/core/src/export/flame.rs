@@ -6,7 +6,7 @@
 //! written as they are made ([`write_folded`]), and their size can be known
 //! before ([`folded_len`]).
 
-use crate::analysis::flame::FlameGraph;
+use crate::model::flame::FlameGraph;
 use std::io::{self, Write};
 
 /// The lines of the folded stacks of measure `m`: each node with a value of

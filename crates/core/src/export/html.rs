@@ -3,7 +3,7 @@
 //! a table and the text report, with its styles inline. It needs no server,
 //! no script and no network: it opens from disk and pastes into docs.
 
-use crate::dump::duration_label;
+use crate::numbers::duration_label;
 use crate::render::escape;
 use crate::view::{PathView, RunView};
 use std::fmt::Write;

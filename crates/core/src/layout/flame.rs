@@ -4,7 +4,7 @@
 //! icicle (root at the top) differ only in which way depth grows, which the
 //! renderer decides.
 
-use crate::analysis::flame::FlameGraph;
+use crate::model::flame::FlameGraph;
 use serde::{Deserialize, Serialize};
 
 /// Narrowest frame laid out, as a fraction of the root's width; narrower
@@ -59,7 +59,7 @@ pub fn layout(graph: &FlameGraph, m: usize, root: u32) -> Vec<FlameBox> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::flame::FlameNode;
+    use crate::model::flame::FlameNode;
 
     fn node(name: &str, parent: Option<u32>, children: Vec<u32>, total: u64) -> FlameNode {
         FlameNode {

@@ -350,7 +350,7 @@ pub fn ticks(view: Viewport, origin: Nanos) -> Vec<(Nanos, String)> {
     let mut out = Vec::new();
     let mut t = first;
     while t <= view.end && out.len() < 200 {
-        out.push((t, crate::dump::duration_label(t - origin)));
+        out.push((t, crate::numbers::duration_label(t - origin)));
         t += step;
     }
     out

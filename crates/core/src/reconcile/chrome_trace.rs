@@ -17,12 +17,12 @@
 //! Counters become series of the [`ChromeRun`]. A Bazel profile's own
 //! critical path and facts come from [`super::bazel`].
 
-use crate::analysis::flame::FlameGraph;
 use crate::analysis::trace_stacks::{self, Call, Edge, StackFrameName, ThreadStacks};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::chrome_trace::{ChromeTrace, Scope, SlicePhase};
 use crate::hash::{FastMap, FastSet};
 use crate::join::{in_turn, Join};
+use crate::model::flame::FlameGraph;
 use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId};
 use std::collections::BTreeMap;
 

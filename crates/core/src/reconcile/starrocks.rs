@@ -548,9 +548,9 @@ pub fn reconcile(profile: &Profile, diags: &mut Diagnostics) -> (Model, StarRock
                 "{}: {} does not add up: {} vs {} (tolerance {})",
                 c.at,
                 c.rule,
-                crate::dump::duration_label(c.left),
-                crate::dump::duration_label(c.right),
-                crate::dump::duration_label(c.tolerance)
+                crate::numbers::duration_label(c.left),
+                crate::numbers::duration_label(c.right),
+                crate::numbers::duration_label(c.tolerance)
             ),
         );
     }

@@ -1,8 +1,8 @@
 //! A flame graph (or icicle) as a standalone SVG file.
 
 use super::{escape, palette};
-use crate::analysis::flame::FlameGraph;
 use crate::layout::flame::FlameBox;
+use crate::model::flame::FlameGraph;
 use std::fmt::Write;
 
 /// Width of the drawing, px.

@@ -2,8 +2,8 @@
 //! escaped, readable offline in any browser or editor.
 
 use super::{escape, palette};
-use crate::dump::duration_label;
 use crate::layout::timeline::{ticks, Frame, RowBars, Viewport};
+use crate::numbers::duration_label;
 use crate::view::{PathView, RunView};
 use std::fmt::Write;
 

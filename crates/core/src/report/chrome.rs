@@ -6,11 +6,11 @@
 use super::ya::YaReport;
 use super::Ms;
 use crate::analysis::top::top;
-use crate::dump::duration_label;
 use crate::model::{Model, TaskId};
+use crate::numbers::duration_label;
+use crate::numbers::group;
 use crate::reconcile::chrome_trace::ChromeRun;
 use crate::reconcile::{Dataset, Detail};
-use crate::summary::group;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;

@@ -8,9 +8,9 @@
 //! count, i.e. KeyValue rows); `path` is the evaluator's key, prefix included.
 
 use crate::analysis::evobench::{compare, summary, Change, Field, PathMode, Row, Stats, SummaryRow};
-use crate::dump::duration_label;
 use crate::formats::evobench::TimingKind;
 use crate::model::Nanos;
+use crate::numbers::duration_label;
 use crate::reconcile::evobench::EvobenchRun;
 use crate::reconcile::{Analysis, Dataset, Detail};
 use serde_json::{json, Value};

@@ -2,10 +2,10 @@
 
 use super::Ms;
 use crate::analysis::ghc::gc_summary;
-use crate::dump::duration_label;
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
+use crate::numbers::duration_label;
+use crate::numbers::group;
 use crate::reconcile::{Dataset, Detail};
-use crate::summary::group;
 use serde_json::{json, Value};
 use std::fmt::Write;
 

@@ -4,10 +4,10 @@
 use super::ya::YaReport;
 use super::Ms;
 use crate::analysis::mal::{by_instruction, by_module, core_use, execution_paths, OpStats};
-use crate::dump::duration_label;
+use crate::numbers::duration_label;
+use crate::numbers::group;
 use crate::reconcile::monetdb_mal::MalRun;
 use crate::reconcile::{Dataset, Detail};
-use crate::summary::group;
 use serde_json::{json, Value};
 use std::fmt::Write;
 

@@ -48,7 +48,7 @@ impl Ms {
 
 impl fmt::Display for Ms {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::dump::ms(self.0))
+        f.write_str(&crate::numbers::ms(self.0))
     }
 }
 

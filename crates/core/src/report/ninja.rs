@@ -3,11 +3,11 @@
 
 use super::Ms;
 use crate::analysis::top::top;
-use crate::dump::duration_label;
 use crate::model::TaskId;
+use crate::numbers::duration_label;
+use crate::numbers::group;
 use crate::reconcile::ninja_log::NinjaRun;
 use crate::reconcile::{Dataset, Detail};
-use crate::summary::group;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;

@@ -7,7 +7,7 @@ use super::ya::YaReport;
 use super::Ms;
 use crate::analysis::starrocks::breakdowns;
 use crate::analysis::starrocks_hints::hints;
-use crate::dump::duration_label;
+use crate::numbers::duration_label;
 use crate::reconcile::starrocks::StarRocksRun;
 use crate::reconcile::{Dataset, Detail};
 use serde_json::{json, Value};

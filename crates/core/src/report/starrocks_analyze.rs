@@ -129,7 +129,7 @@ fn node_lines(run: &StarRocksRun, index: usize, prefix: &str, out: &mut String) 
     }
     let _ = writeln!(out, "{prefix}{time}]{}", mark(s.level));
     if let Some(rows) = output_rows(run, n) {
-        let _ = writeln!(out, "{prefix}OutputRows: {}", crate::summary::group(rows.max(0) as u64));
+        let _ = writeln!(out, "{prefix}OutputRows: {}", crate::numbers::group(rows.max(0) as u64));
     }
     if n.memory_consuming && (n.peak_memory.is_some() || n.allocated_memory.is_some()) {
         let show = |b: Option<f64>| b.map_or_else(|| "?".to_owned(), print_bytes);

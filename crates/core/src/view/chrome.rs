@@ -3,9 +3,9 @@
 //! path, events by phase and the counter series available.
 
 use super::{task_row, RunView, TaskRow};
-use crate::analysis::flame::FlameGraph;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
+use crate::model::flame::FlameGraph;
 use crate::model::Model;
 use crate::reconcile::chrome_trace::ChromeRun;
 use serde::{Deserialize, Serialize};

@@ -4,8 +4,8 @@
 //! thousands of nodes (80 MB as JSON for a 100 MB trace), so the worker
 //! keeps the graph and sends only this.
 
-use crate::analysis::flame::{FlameGraph, Measure, MEASURES};
 use crate::layout::flame::{layout, FlameBox};
+use crate::model::flame::{FlameGraph, Measure, MEASURES};
 use serde::{Deserialize, Serialize};
 
 /// Warnings sent with a layout; the rest are counted.

@@ -312,7 +312,7 @@ impl RunView {
     }
 
     /// The run's flame graph, if its format has one.
-    pub fn flame(&self) -> Option<&crate::analysis::flame::FlameGraph> {
+    pub fn flame(&self) -> Option<&crate::model::flame::FlameGraph> {
         self.evobench
             .as_ref()
             .map(|e| &e.flame)

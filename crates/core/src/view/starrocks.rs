@@ -6,13 +6,13 @@
 //! skew, the identity checks and bottleneck hints.
 
 use super::RunView;
-use crate::analysis::flame::FlameGraph;
 use crate::analysis::starrocks::{breakdowns, flame, Check, PipelineBreakdown};
 use crate::analysis::starrocks_hints::{hints, Hint};
 use crate::analysis::starrocks_nodes::{cumulative, shares, Level, NodeShare};
 use crate::formats::starrocks_profile::value::print_time;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
+use crate::model::flame::FlameGraph;
 use crate::model::{Model, Nanos};
 use crate::reconcile::starrocks::StarRocksRun;
 use serde::{Deserialize, Serialize};

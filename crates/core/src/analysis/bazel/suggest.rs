@@ -6,8 +6,8 @@
 //! unusual phase durations, incomplete profiles).
 
 use super::summary::{saturating_sum, BazelSummary};
-use crate::dump::duration_label;
 use crate::model::{Model, Nanos, TaskId};
+use crate::numbers::duration_label;
 use serde::{Deserialize, Serialize};
 
 /// Major collections worth a word: this share of the run, % (EngFlow's 5).

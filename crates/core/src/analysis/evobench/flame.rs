@@ -6,9 +6,9 @@
 //! weighted children exceed the parent.
 
 use super::table::{path_key, PathMode, Table};
-use crate::analysis::flame::{FlameGraph, FlameNode, Measure};
 use crate::formats::evobench::{Label, Log, TimingKind};
 use crate::hash::FastMap;
+use crate::model::flame::{FlameGraph, FlameNode, Measure};
 
 impl FlameGraph {
     /// The flame graph of a run: `log`'s call tree with `table`'s sums.

@@ -10,7 +10,7 @@ pub mod stats;
 mod student_t;
 pub mod table;
 
-pub use crate::analysis::flame::{FlameGraph, FlameNode};
+pub use crate::model::flame::{FlameGraph, FlameNode};
 pub use runs::{compare, summary, Change, Field, GroupStats, SummaryRow};
 pub use stats::{Stats, Weighted, PERCENTILES};
 pub use table::{PathMode, Row, Table};

@@ -43,8 +43,8 @@ impl TimingKind {
     }
 
     /// The unit of its values.
-    pub fn unit(self) -> crate::analysis::flame::Unit {
-        use crate::analysis::flame::Unit;
+    pub fn unit(self) -> crate::model::flame::Unit {
+        use crate::model::flame::Unit;
         match self {
             TimingKind::Real => Unit::Nanos,
             TimingKind::Cpu | TimingKind::Sys => Unit::Micros,

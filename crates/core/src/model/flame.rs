@@ -25,9 +25,9 @@ impl Unit {
     pub fn show(self, v: u64) -> String {
         let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         match self {
-            Unit::Nanos => crate::dump::duration_label(ns(v)),
-            Unit::Micros => crate::dump::duration_label(ns(v.saturating_mul(1000))),
-            Unit::Count => crate::summary::group(v),
+            Unit::Nanos => crate::numbers::duration_label(ns(v)),
+            Unit::Micros => crate::numbers::duration_label(ns(v.saturating_mul(1000))),
+            Unit::Count => crate::numbers::group(v),
         }
     }
 }

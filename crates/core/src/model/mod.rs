@@ -5,7 +5,10 @@
 //! nanoseconds on the producer's own clock ([`Nanos`]); a task may lack a
 //! start or an end (the log never said), and then it has no duration, no
 //! edges and no place on a critical path. Analyses read this and nothing
-//! of a format's own structures.
+//! of a format's own structures. Beside it, what every format shares about
+//! a run: its flame graph ([`flame`]).
+
+pub mod flame;
 
 use crate::hash::FastMap;
 use crate::intern::Interner;

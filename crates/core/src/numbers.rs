@@ -1,0 +1,76 @@
+//! Numbers and durations as people read them: milliseconds written exactly,
+//! durations in the unit that suits them, integers with thousands
+//! separators. Durations are nanoseconds (`i64`, as the model's `Nanos`).
+
+/// Formats nanoseconds as milliseconds, exact, without trailing zeros: `1500`, `0.0015`.
+pub fn ms(ns: i64) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    let (whole, frac) = (ns.unsigned_abs() / 1_000_000, ns.unsigned_abs() % 1_000_000);
+    if frac == 0 {
+        format!("{sign}{whole}")
+    } else {
+        let frac = format!("{frac:06}");
+        format!("{sign}{whole}.{}", frac.trim_end_matches('0'))
+    }
+}
+
+/// A duration as people read it: `850 µs`, `12.4 ms`, `4.73 s`, `3 m 12 s`, `2 h 05 m`.
+pub fn duration_label(ns: i64) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    let ns = ns.unsigned_abs() as f64;
+    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s };
+    if ns < 1e3 {
+        format!("{sign}{ns} ns")
+    } else if ns < 1e6 {
+        format!("{sign}{} µs", trim(format!("{:.1}", ns / 1e3)))
+    } else if ns < 1e9 {
+        format!("{sign}{} ms", trim(format!("{:.1}", ns / 1e6)))
+    } else if ns < 60e9 {
+        format!("{sign}{} s", trim(format!("{:.2}", ns / 1e9)))
+    } else if ns < 3600e9 {
+        let s = (ns / 1e9).round() as u64;
+        format!("{sign}{} m {:02} s", s / 60, s % 60)
+    } else {
+        let m = (ns / 60e9).round() as u64;
+        format!("{sign}{} h {:02} m", m / 60, m % 60)
+    }
+}
+
+/// An integer with thousands separators: `1,271,973`.
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(super::duration_label(850_000), "850 µs");
+        assert_eq!(super::duration_label(12_400_000), "12.4 ms");
+        assert_eq!(super::duration_label(4_730_000_000), "4.73 s");
+        assert_eq!(super::duration_label(192_000_000_000), "3 m 12 s");
+        assert_eq!(super::duration_label(1_000_000_000), "1 s");
+    }
+
+    #[test]
+    fn ms_is_exact() {
+        assert_eq!(super::ms(1_500_000_000), "1500");
+        assert_eq!(super::ms(1_500), "0.0015");
+        assert_eq!(super::ms(-2_000_001), "-2.000001");
+    }
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(super::group(0), "0");
+        assert_eq!(super::group(999), "999");
+        assert_eq!(super::group(1_271_973), "1,271,973");
+    }
+}
