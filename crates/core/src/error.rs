@@ -61,10 +61,12 @@ pub enum Error {
         error: FormatError,
     },
     /// The input looks like a format, but a line or record at its start is
-    /// longer than detection reads ([`crate::formats::SNIFF_LIMIT`]).
+    /// longer than detection reads.
     TooLongToTell {
         /// The input's name.
         input: String,
+        /// The bytes detection reads.
+        limit: usize,
         /// The format it looked like (its title).
         format: &'static str,
         /// The line detection gave up in (1-based).
@@ -104,10 +106,10 @@ impl fmt::Display for Error {
                 "{input}: not a format longpole reads; no reader recognises its first bytes {}",
                 quote_bytes(head)
             ),
-            Error::TooLongToTell { input, format, line, at } => write!(
+            Error::TooLongToTell { input, limit, format, line, at } => write!(
                 f,
                 "{input}: it looks like a {format}, but line {line} is longer than the {} KiB read to recognise a format; gave up at line {line}, byte {at}",
-                crate::formats::SNIFF_LIMIT >> 10
+                limit >> 10
             ),
             Error::Truncated { input, codec, after, decoded } => write!(
                 f,

@@ -345,7 +345,9 @@ impl Ingest {
             Stop::Corrupt(error) => Error::Corrupt { input, error },
             Stop::Format(error) => Error::Format { input, error },
             Stop::Unrecognised(head) => Error::Unrecognised { input, head },
-            Stop::TooLongToTell(format, line, at) => Error::TooLongToTell { input, format, line, at },
+            Stop::TooLongToTell(format, line, at) => {
+                Error::TooLongToTell { input, limit: SNIFF_LIMIT, format, line, at }
+            }
             Stop::Truncated => Error::Truncated {
                 input,
                 codec: self.decoder.as_ref().map_or(Compression::None, Decoder::codec).name(),

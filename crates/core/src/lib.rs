@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod chunk_list;
 pub mod decompress;
 pub mod diagnostics;
 pub mod dump;
@@ -31,7 +32,6 @@ pub mod reconcile;
 pub mod render;
 pub mod report;
 pub mod summary;
-pub mod task_list;
 pub mod view;
 
 #[cfg(test)]

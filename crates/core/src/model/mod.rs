@@ -10,12 +10,15 @@
 
 pub mod flame;
 
+use crate::chunk_list::ChunkList;
 use crate::hash::FastMap;
 use crate::intern::Interner;
-pub use crate::task_list::TaskList;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::Arc;
+
+/// A model's tasks, in order, indexed by [`TaskId`] ([`ChunkList`]: they never move).
+pub type TaskList = ChunkList<Task>;
 
 /// A time or a duration in nanoseconds.
 pub type Nanos = i64;

@@ -5,7 +5,7 @@
 //! (actions by mnemonic, where their time went, garbage collection, jobs)
 //! and the suggestions.
 
-use super::Ms;
+use super::ms::Ms;
 use crate::analysis::bazel::paths;
 use crate::analysis::bazel::suggest::suggestions;
 use crate::analysis::bazel::summary::{summary, BazelSummary};

@@ -3,8 +3,8 @@
 //! dependencies; Bazel's own critical path; the longest slices and the
 //! flame graph's hottest path.
 
+use super::ms::Ms;
 use super::ya::YaReport;
-use super::Ms;
 use crate::analysis::top::top;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;

@@ -1,6 +1,6 @@
 //! The report of a GHC program's run: its events, collections, heap and threads.
 
-use super::Ms;
+use super::ms::Ms;
 use crate::analysis::ghc::gc_summary;
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;

@@ -1,8 +1,8 @@
 //! The report of MAL traces: mal_analytics' counts, the executions with
 //! their critical paths, the most expensive operations and thread use.
 
+use super::ms::Ms;
 use super::ya::YaReport;
-use super::Ms;
 use crate::analysis::mal::{by_instruction, by_module, core_use, execution_paths, OpStats};
 use crate::numbers::duration_label;
 use crate::numbers::group;

@@ -7,73 +7,26 @@ mod chrome;
 pub mod evobench;
 mod ghc;
 mod mal;
+mod ms;
 mod ninja;
+mod python;
 mod starrocks;
 mod starrocks_analyze;
 mod ya;
 
 pub use crate::join::{in_turn, Join};
+pub use ms::Ms;
+pub use python::python_str_repr;
 pub use ya::YaReport;
 
 use crate::analysis::evobench::Field;
 use crate::analysis::no_path::{no_path, NoPath};
 use crate::diagnostics::Position;
-use crate::model::{Nanos, NANOS_PER_MS};
 use crate::reconcile::{Analysis, Dataset, Detail};
 use crate::summary::Summary;
 use evobench::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
 use ghc::{ghc_json, ghc_text};
 use serde_json::{json, Value};
-use std::fmt;
-
-/// Nanoseconds shown as milliseconds: exact, as an integer when whole.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ms(pub Nanos);
-
-impl Ms {
-    /// As a JSON number: an integer when whole, else a float.
-    pub fn json(self) -> Value {
-        if self.0 % NANOS_PER_MS == 0 {
-            json!(self.0 / NANOS_PER_MS)
-        } else {
-            json!(self.0 as f64 / NANOS_PER_MS as f64)
-        }
-    }
-
-    /// Rounded to whole milliseconds (Python's `{:.0f}`).
-    pub fn rounded(self) -> String {
-        format!("{:.0}", self.0 as f64 / NANOS_PER_MS as f64)
-    }
-}
-
-impl fmt::Display for Ms {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::numbers::ms(self.0))
-    }
-}
-
-/// Python's `repr()` of a string.
-pub fn python_str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for ch in s.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
 
 /// Every diagnostic of every input, in the JSON shape shared by all formats.
 fn diagnostics_json(summary: &Summary) -> Vec<Value> {

@@ -1,7 +1,7 @@
 //! The report of a `.ninja_log`: its builds, their wall and busy time and
 //! parallelism, and the longest edges.
 
-use super::Ms;
+use super::ms::Ms;
 use crate::analysis::top::top;
 use crate::model::TaskId;
 use crate::numbers::duration_label;

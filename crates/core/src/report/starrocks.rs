@@ -2,9 +2,9 @@
 //! it (`starrocks_analyze`), the critical path over its plan nodes, hints,
 //! where the pipelines' time went, skew, and the identity checks that failed.
 
+use super::ms::Ms;
 use super::starrocks_analyze::{analyze_text, nodes_json, summary_json};
 use super::ya::YaReport;
-use super::Ms;
 use crate::analysis::starrocks::breakdowns;
 use crate::analysis::starrocks_hints::hints;
 use crate::numbers::duration_label;

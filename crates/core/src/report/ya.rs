@@ -2,7 +2,8 @@
 //! text and as JSON, with longpole's blocking chain and where it parts from
 //! ya's path.
 
-use super::{python_str_repr, Ms};
+use super::ms::Ms;
+use super::python::python_str_repr;
 use crate::analysis::critical_path::{blocking_chain, divergences, ya_path, Cycle, Divergence, Path, Step};
 use crate::analysis::ya_stat::{path_time, type_name, ya_stat, YaStat};
 use crate::formats::FormatId;
@@ -31,12 +32,12 @@ pub struct YaReport<'a> {
 impl<'a> YaReport<'a> {
     /// Computes the report of `model`, read from a `format` input.
     pub fn new(model: &'a Model, format: FormatId) -> Self {
-        Self::new_with(model, format, &super::in_turn)
+        Self::new_with(model, format, &crate::join::in_turn)
     }
 
     /// [`YaReport::new`], the paths and the statistics computed by `join`
     /// (at once, by a caller with threads).
-    pub fn new_with(model: &'a Model, format: FormatId, join: super::Join<'_>) -> Self {
+    pub fn new_with(model: &'a Model, format: FormatId, join: crate::join::Join<'_>) -> Self {
         let (mut paths, mut stat) = (None, None);
         join(&mut || paths = Some((ya_path(model), blocking_chain(model))), &mut || stat = Some(ya_stat(model)));
         // A join that left one out: it is computed here.

@@ -1,67 +1,72 @@
-//! The tasks of a model, stored in fixed-size chunks.
+//! A list stored in fixed-size chunks (a model's tasks).
 //!
 //! A list that grows by reallocating holds its old and its new copy at the
 //! moment it moves; for the 2.4 million tasks of a 1 GB distbuild log that
 //! moment cost 280 MB more than the tasks themselves, and WebAssembly
-//! memory, once grown, never shrinks. Chunks of [`CHUNK`] tasks are filled
+//! memory, once grown, never shrinks. Chunks of [`CHUNK`] items are filled
 //! one after another and never move, so the list holds at most one
-//! part-filled chunk more than its tasks.
+//! part-filled chunk more than its items.
 
-use crate::model::Task;
 use serde::{Serialize, Serializer};
 use std::ops::Index;
 
 /// log2 of the tasks per chunk.
 const CHUNK_BITS: u32 = 16;
-/// Tasks per chunk (65,536: 6 MiB of tasks).
+/// Items per chunk (65,536: 4.5 MiB of a model's tasks).
 pub const CHUNK: usize = 1 << CHUNK_BITS;
 
-/// Tasks in order, indexed by [`crate::model::TaskId`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TaskList {
+/// Items in order, by index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkList<T> {
     /// Full chunks, then the one being filled (each allocated at [`CHUNK`]).
-    chunks: Vec<Vec<Task>>,
+    chunks: Vec<Vec<T>>,
     len: usize,
 }
 
-impl TaskList {
-    /// Number of tasks.
+impl<T> Default for ChunkList<T> {
+    fn default() -> Self {
+        ChunkList { chunks: Vec::new(), len: 0 }
+    }
+}
+
+impl<T> ChunkList<T> {
+    /// Number of items.
     pub fn len(&self) -> usize {
         self.len
     }
 
-    /// No tasks.
+    /// No items.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// Task `i`, if there is one.
-    pub fn get(&self, i: usize) -> Option<&Task> {
+    /// Item `i`, if there is one.
+    pub fn get(&self, i: usize) -> Option<&T> {
         self.chunks.get(i >> CHUNK_BITS)?.get(i & (CHUNK - 1))
     }
 
-    /// Task `i`, to change.
-    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut Task> {
+    /// Item `i`, to change.
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut T> {
         self.chunks.get_mut(i >> CHUNK_BITS)?.get_mut(i & (CHUNK - 1))
     }
 
-    /// Every task, in order.
-    pub fn iter(&self) -> Iter<'_> {
+    /// Every item, in order.
+    pub fn iter(&self) -> Iter<'_, T> {
         Iter { inner: self.chunks.iter().flatten(), left: self.len }
     }
 
-    /// Every task, in order, to change.
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Task> {
+    /// Every item, in order, to change.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.chunks.iter_mut().flatten()
     }
 
-    /// Adds a task at the end; gives its index.
-    pub(crate) fn push(&mut self, task: Task) -> usize {
+    /// Adds an item at the end; gives its index.
+    pub(crate) fn push(&mut self, item: T) -> usize {
         match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK => last.push(task),
+            Some(last) if last.len() < CHUNK => last.push(item),
             _ => {
                 let mut chunk = Vec::with_capacity(CHUNK);
-                chunk.push(task);
+                chunk.push(item);
                 self.chunks.push(chunk);
             }
         }
@@ -70,40 +75,40 @@ impl TaskList {
     }
 }
 
-impl Index<usize> for TaskList {
-    type Output = Task;
+impl<T> Index<usize> for ChunkList<T> {
+    type Output = T;
 
-    fn index(&self, i: usize) -> &Task {
+    fn index(&self, i: usize) -> &T {
         &self.chunks[i >> CHUNK_BITS][i & (CHUNK - 1)]
     }
 }
 
-impl<'a> IntoIterator for &'a TaskList {
-    type Item = &'a Task;
-    type IntoIter = Iter<'a>;
+impl<'a, T> IntoIterator for &'a ChunkList<T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
 
-    fn into_iter(self) -> Iter<'a> {
+    fn into_iter(self) -> Iter<'a, T> {
         self.iter()
     }
 }
 
-impl Serialize for TaskList {
+impl<T: Serialize> Serialize for ChunkList<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
     }
 }
 
-/// The tasks of a [`TaskList`], in order (from either end).
+/// The items of a [`ChunkList`], in order (from either end).
 #[derive(Clone)]
-pub struct Iter<'a> {
-    inner: std::iter::Flatten<std::slice::Iter<'a, Vec<Task>>>,
+pub struct Iter<'a, T> {
+    inner: std::iter::Flatten<std::slice::Iter<'a, Vec<T>>>,
     left: usize,
 }
 
-impl<'a> Iterator for Iter<'a> {
-    type Item = &'a Task;
+impl<'a, T> Iterator for Iter<'a, T> {
+    type Item = &'a T;
 
-    fn next(&mut self) -> Option<&'a Task> {
+    fn next(&mut self) -> Option<&'a T> {
         let t = self.inner.next()?;
         self.left -= 1;
         Some(t)
@@ -114,7 +119,7 @@ impl<'a> Iterator for Iter<'a> {
     }
 }
 
-impl DoubleEndedIterator for Iter<'_> {
+impl<T> DoubleEndedIterator for Iter<'_, T> {
     fn next_back(&mut self) -> Option<Self::Item> {
         let t = self.inner.next_back()?;
         self.left -= 1;
@@ -122,32 +127,27 @@ impl DoubleEndedIterator for Iter<'_> {
     }
 }
 
-impl ExactSizeIterator for Iter<'_> {}
+impl<T> ExactSizeIterator for Iter<'_, T> {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{KindId, LaneId, Role, Sym};
-
-    fn task(i: usize) -> Task {
-        Task::new(Sym(i as u32), KindId(0), Role::Work, LaneId(0), Some(i as i64), None)
-    }
 
     #[test]
     fn indexes_and_iterates_across_chunks() {
-        let mut list = TaskList::default();
+        let mut list = ChunkList::default();
         let n = 2 * CHUNK + 5;
         for i in 0..n {
-            assert_eq!(list.push(task(i)), i);
+            assert_eq!(list.push(i as u32), i);
         }
         assert_eq!(list.len(), n);
         for i in [0, 1, CHUNK - 1, CHUNK, 2 * CHUNK, n - 1] {
-            assert_eq!(list[i].uid, Sym(i as u32));
-            assert_eq!(list.get(i).map(|t| t.uid), Some(Sym(i as u32)));
+            assert_eq!(list[i], i as u32);
+            assert_eq!(list.get(i), Some(&(i as u32)));
         }
         assert!(list.get(n).is_none());
-        assert!(list.iter().map(|t| t.uid.0 as usize).eq(0..n));
-        assert!(list.iter().rev().map(|t| t.uid.0 as usize).eq((0..n).rev()));
+        assert!(list.iter().map(|&t| t as usize).eq(0..n));
+        assert!(list.iter().rev().map(|&t| t as usize).eq((0..n).rev()));
         let mut it = list.iter();
         it.next();
         it.next_back();

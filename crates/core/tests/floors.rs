@@ -1,0 +1,369 @@
+//! The core's floors hold (ARCHITECTURE.md, "Floors"): every source file
+//! is placed on a floor, and a file imports only from its own floor or the
+//! ones below; a format's files import another format's only where
+//! ARCHITECTURE.md lists the pair; no two files import each other. The
+//! imports are read from each non-test source file's `crate::`, `super::`
+//! and `self::` paths outside comments. What does not hold yet is listed
+//! in [`KNOWN`], each entry with the reason, and an entry that no longer
+//! applies fails the test too, so the list only shrinks.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The floors, lowest first.
+const FLOORS: &[&str] = &["ground", "model", "analysis", "layout", "output", "formats", "dispatch"];
+
+/// Top-level modules and the floor each is on (a folder's files are on its
+/// floor unless [`format_of`] gives them a format).
+const MODULES: &[(&str, &str)] = &[
+    ("chunk_list", "ground"),
+    ("decompress", "ground"),
+    ("diagnostics", "ground"),
+    ("error", "ground"),
+    ("hash", "ground"),
+    ("intern", "ground"),
+    ("join", "ground"),
+    ("json_split", "ground"),
+    ("lines", "ground"),
+    ("memory_budget", "ground"),
+    ("numbers", "ground"),
+    ("recent_ids", "ground"),
+    ("model", "model"),
+    ("analysis", "analysis"),
+    ("layout", "layout"),
+    ("render", "output"),
+    ("export", "output"),
+    ("view", "output"),
+    ("report", "output"),
+    ("summary", "output"),
+    ("dump", "output"),
+    ("formats", "formats"),
+    ("reconcile", "dispatch"),
+    ("ingest", "dispatch"),
+    ("lib", "dispatch"),
+];
+
+/// File names outside `formats/` that are about one format only, and the
+/// format (its folder under `formats/`).
+const FORMAT_FILES: &[(&str, &str)] = &[
+    ("bazel", "chrome_trace"),
+    ("chrome", "chrome_trace"),
+    ("chrome_trace", "chrome_trace"),
+    ("trace_stacks", "chrome_trace"),
+    ("distbuild", "distbuild"),
+    ("evobench", "evobench"),
+    ("ghc", "ghc_eventlog"),
+    ("mal", "monetdb_mal"),
+    ("monetdb_mal", "monetdb_mal"),
+    ("ninja", "ninja_log"),
+    ("ninja_log", "ninja_log"),
+    ("starrocks", "starrocks_profile"),
+    ("starrocks_analyze", "starrocks_profile"),
+    ("starrocks_hints", "starrocks_profile"),
+    ("starrocks_nodes", "starrocks_profile"),
+    ("starrocks_plan", "starrocks_profile"),
+    ("starrocks_query", "starrocks_profile"),
+    ("ya_evlog", "ya_evlog"),
+];
+
+/// Formats whose files are read together, so one may use the other's.
+const FORMAT_PAIRS: &[(&str, &str)] = &[("distbuild", "ya_graph"), ("ya_evlog", "ya_graph")];
+
+/// The folders whose `mod.rs` runs a group of inputs through the formats
+/// (matching on the format): the dispatch floor.
+const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis", "export"];
+
+/// Why an import in [`KNOWN`] does not hold yet.
+const RUN_TYPES: &str = "reads Analysis, Dataset or Detail, defined beside the dispatch in reconcile/mod.rs";
+const VIEW_TYPES: &str = "uses the generic view types that share mod.rs with the dispatch";
+const FORMAT_ID: &str = "names FormatId, defined beside the readers' traits";
+const STARROCKS: &str = "StarRocks' reconcile, plan, query and node analyses call each other";
+const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside the writers";
+
+/// Imports that do not hold yet: (importer, imported, why).
+const KNOWN: &[(&str, &str, &str)] = &[
+    ("analysis/no_path.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("analysis/starrocks.rs", "reconcile/starrocks.rs", STARROCKS),
+    ("export/evobench.rs", "export/mod.rs", VIEW_TYPES),
+    ("export/html.rs", "view/mod.rs", VIEW_TYPES),
+    ("export/run.rs", "export/chrome.rs", EXPORT_RUN),
+    ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("export/run.rs", "report/mod.rs", EXPORT_RUN),
+    ("export/run.rs", "view/mod.rs", EXPORT_RUN),
+    ("reconcile/starrocks.rs", "analysis/starrocks.rs", STARROCKS),
+    ("reconcile/starrocks.rs", "reconcile/starrocks_plan.rs", STARROCKS),
+    ("reconcile/starrocks.rs", "reconcile/starrocks_query.rs", STARROCKS),
+    ("reconcile/starrocks_plan.rs", "reconcile/starrocks.rs", STARROCKS),
+    ("reconcile/starrocks_query.rs", "reconcile/starrocks.rs", STARROCKS),
+    ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),
+    ("render/timeline_svg.rs", "view/mod.rs", VIEW_TYPES),
+    ("report/chrome.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("report/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("report/ghc.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("report/mal.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("report/ninja.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("report/starrocks.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("report/ya.rs", "formats/mod.rs", FORMAT_ID),
+    ("summary.rs", "formats/mod.rs", FORMAT_ID),
+    ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("view/bazel.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/chrome.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("view/ghc.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/mal.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/program.rs", "formats/mod.rs", FORMAT_ID),
+    ("view/program.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/starrocks.rs", "view/mod.rs", VIEW_TYPES),
+];
+
+/// Where a source file is: its floor and, for a format's file, the format.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    floor: usize,
+    format: Option<String>,
+}
+
+fn src() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, relative to the source root, `/`-separated.
+fn sources(dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path.strip_prefix(src()).unwrap().to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// A test file: `tests.rs`, `*_tests.rs`, the shared test helpers.
+fn is_test(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    name == "tests.rs" || name.ends_with("_tests.rs") || name == "test_support.rs"
+}
+
+/// The format a file belongs to, if it is about one format only.
+fn format_of(file: &str) -> Option<String> {
+    let parts: Vec<&str> = file.trim_end_matches(".rs").split('/').collect();
+    if parts[0] == "formats" && parts.len() > 1 && parts[1] != "mod" && parts[1] != "read_ahead" {
+        return Some(parts[1].to_owned());
+    }
+    if parts.len() > 1 && parts.last() == Some(&"mod") && parts.len() == 2 {
+        return None;
+    }
+    parts[1..].iter().find_map(|p| FORMAT_FILES.iter().find(|(n, _)| n == p).map(|(_, f)| (*f).to_owned()))
+}
+
+fn place(file: &str) -> Place {
+    let floor_named = |name: &str| FLOORS.iter().position(|f| *f == name).unwrap();
+    if let Some(format) = format_of(file) {
+        return Place { floor: floor_named("formats"), format: Some(format) };
+    }
+    let top = file.split(['/', '.']).next().unwrap();
+    if DISPATCH_MODS.iter().any(|m| file == format!("{m}/mod.rs")) {
+        return Place { floor: floor_named("dispatch"), format: None };
+    }
+    let floor = MODULES.iter().find(|(m, _)| *m == top).unwrap_or_else(|| panic!("{file}: no floor for `{top}`")).1;
+    Place { floor: floor_named(floor), format: None }
+}
+
+/// `text` without its comments (line comments; block comments are not used).
+fn code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let mut in_string = false;
+        let mut prev = ' ';
+        let mut cut = line.len();
+        for (i, c) in line.char_indices() {
+            if c == '"' && prev != '\\' {
+                in_string = !in_string;
+            }
+            if !in_string && c == '/' && prev == '/' {
+                cut = i - 1;
+                break;
+            }
+            prev = c;
+        }
+        out.push_str(&line[..cut]);
+        out.push('\n');
+    }
+    out
+}
+
+/// The module path of a file (`formats/evobench/mod.rs` → `formats::evobench`).
+fn module_of(file: &str) -> Vec<String> {
+    let mut parts: Vec<String> = file.trim_end_matches(".rs").split('/').map(str::to_owned).collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The source file a module path names (its longest prefix that is a file).
+fn file_of(path: &[String], files: &BTreeSet<String>) -> Option<String> {
+    (1..=path.len()).rev().find_map(|n| {
+        let base = path[..n].join("/");
+        [format!("{base}.rs"), format!("{base}/mod.rs")].into_iter().find(|f| files.contains(f))
+    })
+}
+
+/// The paths a file's code names: `crate::a::b`, `super::c`, `self::d`,
+/// including each item of a `use …::{…}` group, made absolute.
+fn imports(file: &str, text: &str) -> Vec<Vec<String>> {
+    let module = module_of(file);
+    let code = code(text);
+    let mut out = Vec::new();
+    // `use` statements, with their groups expanded.
+    for stmt in code.split(';') {
+        let Some(at) = stmt.find("use ") else { continue };
+        let body: String = stmt[at + 4..].chars().filter(|c| !c.is_whitespace()).collect();
+        expand("", &body, &mut |p| out.extend(absolute(&module, p)));
+    }
+    // Paths in code: `crate::x::y` anywhere.
+    for (at, _) in code.match_indices("crate::") {
+        let rest: String = code[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+        out.extend(absolute(&module, &rest));
+    }
+    out
+}
+
+/// Calls `each` with every path of a `use` body (`a::{b, c::{d}}`).
+fn expand(prefix: &str, body: &str, each: &mut dyn FnMut(&str)) {
+    let Some(open) = body.find('{') else {
+        each(&format!("{prefix}{body}"));
+        return;
+    };
+    let (head, inner) = (&body[..open], &body[open + 1..body.rfind('}').unwrap_or(body.len())]);
+    let (mut depth, mut from) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                expand(&format!("{prefix}{head}"), &inner[from..i], each);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if from < inner.len() {
+        expand(&format!("{prefix}{head}"), &inner[from..], each);
+    }
+}
+
+/// `path` (as written in module `module`) from the crate root, if it is a
+/// path into this crate.
+fn absolute(module: &[String], path: &str) -> Option<Vec<String>> {
+    let mut parts = path.split("::").filter(|p| !p.is_empty()).map(str::to_owned);
+    let mut base: Vec<String> = match parts.next()?.as_str() {
+        "crate" => Vec::new(),
+        "self" => module.to_vec(),
+        "super" => module[..module.len().checked_sub(1)?].to_vec(),
+        _ => return None,
+    };
+    for p in parts {
+        match p.as_str() {
+            "super" => {
+                base.pop();
+            }
+            "self" | "*" => {}
+            _ => base.push(p),
+        }
+    }
+    Some(base)
+}
+
+/// Every file's imports of other files: importer → imported files.
+fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    sources(&src(), &mut files);
+    let all: BTreeSet<String> = files.iter().cloned().collect();
+    let mut graph = BTreeMap::new();
+    for file in files.iter().filter(|f| !is_test(f)) {
+        let text = std::fs::read_to_string(src().join(file)).unwrap();
+        // A file's own test module is not part of it.
+        let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap_or(&text);
+        let imported: BTreeSet<String> = imports(file, text)
+            .iter()
+            .filter_map(|p| file_of(p, &all))
+            .filter(|f| f != file && !is_test(f) && f != "lib.rs")
+            .collect();
+        graph.insert(file.clone(), imported);
+    }
+    graph
+}
+
+/// What breaks the floors: (importer, imported, why).
+fn breaks(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, String, String)> {
+    let mut out = BTreeSet::new();
+    for (file, imported) in graph {
+        let from = place(file);
+        for target in imported {
+            let to = place(target);
+            let why = if to.floor > from.floor {
+                Some(format!("{} imports {}", FLOORS[from.floor], FLOORS[to.floor]))
+            } else {
+                match (&from.format, &to.format) {
+                    (Some(a), Some(b)) if a != b && !FORMAT_PAIRS.contains(&(a.as_str(), b.as_str())) => {
+                        Some(format!("format {a} imports format {b}"))
+                    }
+                    _ => None,
+                }
+            };
+            let both_ways = graph.get(target).is_some_and(|t| t.contains(file));
+            for why in why.into_iter().chain(both_ways.then(|| "they import each other".to_owned())) {
+                out.insert((file.clone(), target.clone(), why));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_import_keeps_to_the_floors() {
+    let graph = import_graph();
+    assert!(graph.len() > 100, "the sources were read: {}", graph.len());
+    let found = breaks(&graph);
+    let known: BTreeSet<(String, String)> = KNOWN.iter().map(|(a, b, _)| ((*a).to_owned(), (*b).to_owned())).collect();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|(a, b, _)| !known.contains(&(a.clone(), b.clone())))
+        .map(|(a, b, why)| format!("{a} → {b}: {why}"))
+        .collect();
+    assert!(new.is_empty(), "imports that break the floors:\n{}", new.join("\n"));
+    let found_pairs: BTreeSet<(String, String)> = found.iter().map(|(a, b, _)| (a.clone(), b.clone())).collect();
+    let stale: Vec<String> =
+        known.iter().filter(|k| !found_pairs.contains(*k)).map(|(a, b)| format!("{a} → {b}")).collect();
+    assert!(stale.is_empty(), "known exceptions that no longer apply (take them out of KNOWN):\n{}", stale.join("\n"));
+}
+
+/// The check itself: a wrong import is caught (a reader reaching up to the
+/// dispatch, two formats that are not read together, two files that import
+/// each other), and a right one is not.
+#[test]
+fn a_wrong_import_is_caught() {
+    let mut graph = import_graph();
+    let baseline = breaks(&graph);
+    let mut add = |from: &str, to: &str| {
+        graph.get_mut(from).unwrap().insert(to.to_owned());
+    };
+    add("formats/ninja_log.rs", "reconcile/mod.rs");
+    add("formats/evobench/log.rs", "formats/ghc_eventlog/mod.rs");
+    add("numbers.rs", "intern.rs");
+    add("intern.rs", "numbers.rs");
+    add("layout/timeline.rs", "numbers.rs");
+    let added: Vec<(String, String, String)> = breaks(&graph).difference(&baseline).cloned().collect();
+    let s = |a: &str, b: &str, why: &str| (a.to_owned(), b.to_owned(), why.to_owned());
+    assert_eq!(
+        added,
+        [
+            s("formats/evobench/log.rs", "formats/ghc_eventlog/mod.rs", "format evobench imports format ghc_eventlog"),
+            s("formats/ninja_log.rs", "reconcile/mod.rs", "formats imports dispatch"),
+            s("intern.rs", "numbers.rs", "they import each other"),
+            s("numbers.rs", "intern.rs", "they import each other"),
+        ]
+    );
+}
