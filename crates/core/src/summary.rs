@@ -4,7 +4,7 @@
 
 use crate::decompress::Compression;
 use crate::diagnostics::{CodeCount, Diagnostic, Severity};
-use crate::formats::FormatId;
+use crate::model::FormatId;
 use crate::model::{Nanos, Role};
 use crate::numbers::group;
 use crate::reconcile::Analysis;

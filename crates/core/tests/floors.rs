@@ -76,7 +76,6 @@ const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis", "exp
 /// Why an import in [`KNOWN`] does not hold yet.
 const RUN_TYPES: &str = "reads Analysis, Dataset or Detail, defined beside the dispatch in reconcile/mod.rs";
 const VIEW_TYPES: &str = "uses the generic view types that share mod.rs with the dispatch";
-const FORMAT_ID: &str = "names FormatId, defined beside the readers' traits";
 const STARROCKS: &str = "StarRocks' reconcile, plan, query and node analyses call each other";
 const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside the writers";
 
@@ -103,15 +102,12 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("report/mal.rs", "reconcile/mod.rs", RUN_TYPES),
     ("report/ninja.rs", "reconcile/mod.rs", RUN_TYPES),
     ("report/starrocks.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("report/ya.rs", "formats/mod.rs", FORMAT_ID),
-    ("summary.rs", "formats/mod.rs", FORMAT_ID),
     ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/bazel.rs", "view/mod.rs", VIEW_TYPES),
     ("view/chrome.rs", "view/mod.rs", VIEW_TYPES),
     ("view/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/ghc.rs", "view/mod.rs", VIEW_TYPES),
     ("view/mal.rs", "view/mod.rs", VIEW_TYPES),
-    ("view/program.rs", "formats/mod.rs", FORMAT_ID),
     ("view/program.rs", "view/mod.rs", VIEW_TYPES),
     ("view/starrocks.rs", "view/mod.rs", VIEW_TYPES),
 ];

@@ -9,6 +9,9 @@
 //! a run: its flame graph ([`flame`]).
 
 pub mod flame;
+mod format_id;
+
+pub use format_id::FormatId;
 
 use crate::chunk_list::ChunkList;
 use crate::hash::FastMap;

@@ -6,7 +6,7 @@ use super::ms::Ms;
 use super::python::python_str_repr;
 use crate::analysis::critical_path::{blocking_chain, divergences, ya_path, Cycle, Divergence, Path, Step};
 use crate::analysis::ya_stat::{path_time, type_name, ya_stat, YaStat};
-use crate::formats::FormatId;
+use crate::model::FormatId;
 use crate::model::{Model, Nanos, Role, TaskId};
 use serde_json::{json, Value};
 use std::fmt::Write;

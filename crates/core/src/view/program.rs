@@ -4,8 +4,8 @@
 
 use super::{task_row, RunView, TaskCounts, TypeRow};
 use crate::analysis::top::top;
-use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
+use crate::model::FormatId;
 use crate::model::{Model, TaskId};
 use std::cmp::Reverse;
 
