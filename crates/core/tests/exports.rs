@@ -1,7 +1,8 @@
 //! Every format's runs exported to the ecosystem's formats: speedscope files
 //! that keep speedscope's rules (frames in range, events in time order,
 //! opens and closes balanced), Chrome traces whose slices nest on every
-//! thread, folded stacks, and self-contained HTML reports.
+//! thread, folded stacks, self-contained HTML reports, and the evaluator's
+//! workbook, read back by calamine.
 
 use longpole_core::export::run::{export, Target};
 use longpole_core::ingest::read_bytes;
@@ -144,4 +145,44 @@ fn chrome_traces_read_back_as_the_same_spans() {
             assert!((x.1 - y.1).abs() <= 1 && (x.2 - y.2).abs() <= 1, "{rel}: {x:?} {y:?}");
         }
     }
+}
+
+/// The evaluator's workbook of the corpus's evobench logs, read back by
+/// calamine (a reader of its own), holds the sheets and every cell the
+/// tables gave: text as strings, numbers as numbers, nothing else.
+#[test]
+fn the_evaluator_workbook_reads_back_with_the_same_sheets_and_cells() {
+    use calamine::{open_workbook_from_rs, Data, Reader, Xlsx};
+    use longpole_core::export::evobench::{statistics_sheets, statistics_xlsx};
+    use longpole_core::export::xlsx::{sheet_name, Cell};
+    let mut cells = 0;
+    for rel in ["evobench/bench-v1-sum_of_fibs.log", "evobench/generated-current-format/evobench.log.zstd"] {
+        let a = analysis(rel);
+        let runs = longpole_core::report::evobench::runs(&a);
+        assert_eq!(runs.len(), 1, "{rel}");
+        let sheets = statistics_sheets(&runs[0].table);
+        let bytes = statistics_xlsx(&runs[0].table).unwrap();
+        let mut book: Xlsx<_> = open_workbook_from_rs(std::io::Cursor::new(bytes)).unwrap();
+        let names: Vec<String> = sheets.iter().map(|s| sheet_name(&s.name)).collect();
+        assert_eq!(book.sheet_names(), names, "{rel}");
+        assert_eq!(names, ["real time", "cpu time", "sys time", "ctx switches"]);
+        for sheet in &sheets {
+            let range = book.worksheet_range(&sheet_name(&sheet.name)).unwrap();
+            let width = sheet.rows.iter().map(Vec::len).max().unwrap_or(0);
+            assert_eq!(range.get_size(), (sheet.rows.len(), width), "{rel}: {}", sheet.name);
+            for (r, row) in sheet.rows.iter().enumerate() {
+                for c in 0..width {
+                    let want = match row.get(c) {
+                        Some(Cell::Text(t)) => Data::String(t.clone()),
+                        Some(Cell::Number(n)) if n.is_finite() => Data::Float(*n),
+                        _ => Data::Empty,
+                    };
+                    let got = range.get((r, c)).cloned().unwrap_or(Data::Empty);
+                    assert_eq!(got, want, "{rel}: {} row {r} column {c}", sheet.name);
+                    cells += 1;
+                }
+            }
+        }
+    }
+    assert!(cells > 1000, "cells compared: {cells}");
 }

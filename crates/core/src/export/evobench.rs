@@ -5,8 +5,8 @@ use super::csv_field;
 use super::xlsx::{workbook, Cell, Sheet};
 use crate::analysis::evobench::{Table, PERCENTILES};
 use crate::formats::evobench::TimingKind;
+use rust_xlsxwriter::XlsxError;
 use std::fmt::Write;
-use zip::result::ZipError;
 
 /// The header of the statistics columns: count, sum, mean, stdev, median, p0 … p100.
 fn stat_headers() -> Vec<String> {
@@ -39,12 +39,17 @@ pub fn statistics_csv(table: &Table) -> String {
     out
 }
 
-/// The evaluator's workbook: one sheet per kind (`real time`, `cpu time`,
-/// `sys time`, `ctx switches`), a row per probe or path with count, sum,
-/// mean, stdev, median and the percentiles 0 … 100, in the kind's unit;
-/// an error only if zip cannot write it (past its 4 GiB limit).
-pub fn statistics_xlsx(table: &Table) -> Result<Vec<u8>, ZipError> {
-    let sheets: Vec<Sheet> = TimingKind::ALL
+/// The evaluator's workbook ([`statistics_sheets`]); an error only past
+/// Excel's limits (a million rows).
+pub fn statistics_xlsx(table: &Table) -> Result<Vec<u8>, XlsxError> {
+    workbook(&statistics_sheets(table))
+}
+
+/// The evaluator's workbook's sheets: one per kind (`real time`, `cpu
+/// time`, `sys time`, `ctx switches`), a row per probe or path with count,
+/// sum, mean, stdev, median and the percentiles 0 … 100, in the kind's unit.
+pub fn statistics_sheets(table: &Table) -> Vec<Sheet> {
+    TimingKind::ALL
         .iter()
         .map(|&kind| {
             let mut header = vec![Cell::Text(format!(
@@ -67,6 +72,5 @@ pub fn statistics_xlsx(table: &Table) -> Result<Vec<u8>, ZipError> {
             }
             Sheet { name: kind.title().to_owned(), first_column_width: 80.0, rows }
         })
-        .collect();
-    workbook(&sheets)
+        .collect()
 }

@@ -1,14 +1,9 @@
-//! A minimal `.xlsx` workbook (Office Open XML, SpreadsheetML): one
-//! worksheet per [`Sheet`], text as inline strings, numbers as numbers, the
-//! first row frozen. Written through the `zip` crate (deflate in pure
-//! Rust), with fixed timestamps, so the same tables give the same bytes.
+//! An `.xlsx` workbook from tables: one worksheet per [`Sheet`], text as
+//! strings, numbers as numbers, the first row frozen, written by
+//! `rust_xlsxwriter`. Its creation time is fixed, so the same tables give
+//! the same bytes (and no clock is read: WebAssembly has none).
 
-use crate::render::escape;
-use std::fmt::Write as _;
-use std::io::{Cursor, Write};
-use zip::result::ZipError;
-use zip::write::SimpleFileOptions;
-use zip::{CompressionMethod, ZipWriter};
+use rust_xlsxwriter::{DocProperties, ExcelDateTime, Workbook, XlsxError};
 
 /// One cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +12,7 @@ pub enum Cell {
     Empty,
     /// Text.
     Text(String),
-    /// A number.
+    /// A number (a NaN or an infinity is left out: Excel has none).
     Number(f64),
 }
 
@@ -32,100 +27,47 @@ pub struct Sheet {
     pub rows: Vec<Vec<Cell>>,
 }
 
-const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
-const REL: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-const PKG_REL: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
-const XML: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
-
-/// A column's letters: 0 → A, 25 → Z, 26 → AA.
-fn column(mut i: usize) -> String {
-    let mut s = Vec::new();
-    loop {
-        s.push(b'A' + (i % 26) as u8);
-        if i < 26 {
-            break;
-        }
-        i = i / 26 - 1;
-    }
-    s.reverse();
-    s.into_iter().map(char::from).collect()
-}
-
-fn sheet_name(name: &str) -> String {
+/// A name Excel takes for a sheet: at most 31 characters, none of
+/// `[]:*?/\`, not starting or ending with `'`, not empty.
+pub fn sheet_name(name: &str) -> String {
     let clean: String = name.chars().map(|c| if "[]:*?/\\".contains(c) { '_' } else { c }).take(31).collect();
+    let clean = clean.trim_matches('\'');
     if clean.is_empty() {
         "sheet".to_owned()
     } else {
-        clean
+        clean.to_owned()
     }
 }
 
-fn worksheet(sheet: &Sheet) -> String {
-    let mut x = format!(
-        "{XML}<worksheet xmlns=\"{MAIN}\"><sheetViews><sheetView workbookViewId=\"0\"><pane ySplit=\"1\" topLeftCell=\"A2\" activePane=\"bottomLeft\" state=\"frozen\"/></sheetView></sheetViews><cols><col min=\"1\" max=\"1\" width=\"{}\" customWidth=\"1\"/></cols><sheetData>",
-        sheet.first_column_width
-    );
-    for (r, row) in sheet.rows.iter().enumerate() {
-        let _ = write!(x, "<row r=\"{}\">", r + 1);
-        for (c, cell) in row.iter().enumerate() {
-            let at = format!("{}{}", column(c), r + 1);
-            match cell {
-                Cell::Empty => {}
-                Cell::Text(t) => {
-                    let _ = write!(
-                        x,
-                        "<c r=\"{at}\" t=\"inlineStr\"><is><t xml:space=\"preserve\">{}</t></is></c>",
-                        escape(t)
-                    );
+/// The workbook's bytes, or why they could not be written (past Excel's
+/// limits: 1,048,576 rows, 16,384 columns, 32,767 characters in a cell).
+pub fn workbook(sheets: &[Sheet]) -> Result<Vec<u8>, XlsxError> {
+    let mut book = Workbook::new();
+    let created = ExcelDateTime::from_ymd(2000, 1, 1)?;
+    book.set_properties(&DocProperties::new().set_creation_datetime(&created));
+    for sheet in sheets {
+        let ws = book.add_worksheet();
+        ws.set_name(sheet_name(&sheet.name))?;
+        ws.set_column_width(0, sheet.first_column_width)?;
+        ws.set_freeze_panes(1, 0)?;
+        for (r, row) in sheet.rows.iter().enumerate() {
+            let r = u32::try_from(r).map_err(|_| XlsxError::RowColumnLimitError)?;
+            for (c, cell) in row.iter().enumerate() {
+                let c = u16::try_from(c).map_err(|_| XlsxError::RowColumnLimitError)?;
+                match cell {
+                    Cell::Empty => {}
+                    Cell::Text(t) => {
+                        ws.write_string(r, c, t)?;
+                    }
+                    Cell::Number(n) if n.is_finite() => {
+                        ws.write_number(r, c, *n)?;
+                    }
+                    Cell::Number(_) => {}
                 }
-                Cell::Number(n) if n.is_finite() => {
-                    let _ = write!(x, "<c r=\"{at}\"><v>{n}</v></c>");
-                }
-                Cell::Number(_) => {}
             }
         }
-        x.push_str("</row>");
     }
-    x.push_str("</sheetData></worksheet>");
-    x
-}
-
-/// The workbook's bytes, or why zip could not write them.
-pub fn workbook(sheets: &[Sheet]) -> Result<Vec<u8>, ZipError> {
-    let mut types = format!(
-        "{XML}<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\" ContentType=\"application/xml\"/><Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
-    );
-    let mut book = format!("{XML}<workbook xmlns=\"{MAIN}\" xmlns:r=\"{REL}\"><sheets>");
-    let mut book_rels = format!("{XML}<Relationships xmlns=\"{PKG_REL}\">");
-    for (i, s) in sheets.iter().enumerate().map(|(i, s)| (i + 1, s)) {
-        let _ = write!(types, "<Override PartName=\"/xl/worksheets/sheet{i}.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>");
-        let _ = write!(book, "<sheet name=\"{}\" sheetId=\"{i}\" r:id=\"rId{i}\"/>", escape(&sheet_name(&s.name)));
-        let _ = write!(
-            book_rels,
-            "<Relationship Id=\"rId{i}\" Type=\"{REL}/worksheet\" Target=\"worksheets/sheet{i}.xml\"/>"
-        );
-    }
-    types.push_str("</Types>");
-    book.push_str("</sheets></workbook>");
-    book_rels.push_str("</Relationships>");
-    let rels = format!(
-        "{XML}<Relationships xmlns=\"{PKG_REL}\"><Relationship Id=\"rId1\" Type=\"{REL}/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"
-    );
-    let mut parts: Vec<(String, String)> = vec![
-        ("[Content_Types].xml".to_owned(), types),
-        ("_rels/.rels".to_owned(), rels),
-        ("xl/workbook.xml".to_owned(), book),
-        ("xl/_rels/workbook.xml.rels".to_owned(), book_rels),
-    ];
-    parts.extend(sheets.iter().enumerate().map(|(i, s)| (format!("xl/worksheets/sheet{}.xml", i + 1), worksheet(s))));
-    let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
-    let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
-    for (name, text) in parts {
-        // Writing into memory fails only on zip's own size limits (4 GiB without zip64).
-        zip.start_file(name, options)?;
-        zip.write_all(text.as_bytes())?;
-    }
-    Ok(zip.finish()?.into_inner())
+    book.save_to_buffer()
 }
 
 #[cfg(test)]
@@ -133,23 +75,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn columns_and_escapes() {
-        assert_eq!([column(0), column(25), column(26), column(27 * 26)], ["A", "Z", "AA", "AAA"]);
+    fn sheet_names_are_made_acceptable() {
         assert_eq!(sheet_name("a/b:c"), "a_b_c");
+        assert_eq!(sheet_name("'quoted'"), "quoted");
+        assert_eq!(sheet_name(""), "sheet");
+        assert_eq!(sheet_name(&"x".repeat(40)).len(), 31);
     }
 
     #[test]
-    fn a_workbook_is_a_zip_with_every_part() {
+    fn the_same_tables_give_the_same_bytes() {
         let sheet = Sheet {
             name: "real time".into(),
             first_column_width: 40.0,
-            rows: vec![vec![Cell::Text("x".into()), Cell::Number(3.0)]],
+            rows: vec![vec![Cell::Text("x".into()), Cell::Number(3.0), Cell::Number(f64::NAN)]],
         };
-        let bytes = workbook(&[sheet.clone(), sheet]).unwrap();
+        let other = Sheet { name: "cpu time".into(), ..sheet.clone() };
+        let bytes = workbook(&[sheet.clone(), other.clone()]).unwrap();
         assert_eq!(&bytes[..2], b"PK");
-        let text = String::from_utf8_lossy(&bytes);
-        for part in ["[Content_Types].xml", "xl/workbook.xml", "xl/worksheets/sheet2.xml"] {
-            assert!(text.contains(part), "{part}");
-        }
+        assert_eq!(bytes, workbook(&[sheet, other]).unwrap());
     }
 }
