@@ -2,7 +2,7 @@
 //! active, input empty, output full, precondition, pending finish and
 //! schedule, on one scale, so where each pipeline waited shows at a glance.
 
-use longpole_core::analysis::starrocks::PipelineBreakdown;
+use longpole_core::formats::starrocks_profile::analysis::PipelineBreakdown;
 use longpole_core::numbers::duration_label;
 use yew::prelude::*;
 

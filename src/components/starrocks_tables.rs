@@ -5,7 +5,7 @@
 
 use super::data_table::{count, span, text, Cell, Row, Table};
 use super::tables::{by_type_table, path_tables};
-use longpole_core::analysis::starrocks_nodes::Level;
+use longpole_core::formats::starrocks_profile::nodes::Level;
 use longpole_core::view::{NodeRow, RunView, StarRocksView};
 
 fn opt_span(ns: Option<i64>) -> Cell {

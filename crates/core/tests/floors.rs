@@ -57,12 +57,6 @@ const FORMAT_FILES: &[(&str, &str)] = &[
     ("monetdb_mal", "monetdb_mal"),
     ("ninja", "ninja_log"),
     ("ninja_log", "ninja_log"),
-    ("starrocks", "starrocks_profile"),
-    ("starrocks_analyze", "starrocks_profile"),
-    ("starrocks_hints", "starrocks_profile"),
-    ("starrocks_nodes", "starrocks_profile"),
-    ("starrocks_plan", "starrocks_profile"),
-    ("starrocks_query", "starrocks_profile"),
     ("ya_evlog", "ya_evlog"),
 ];
 
@@ -76,24 +70,27 @@ const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis", "exp
 /// Why an import in [`KNOWN`] does not hold yet.
 const RUN_TYPES: &str = "reads Analysis, Dataset or Detail, defined beside the dispatch in reconcile/mod.rs";
 const VIEW_TYPES: &str = "uses the generic view types that share mod.rs with the dispatch";
-const STARROCKS: &str = "StarRocks' reconcile, plan, query and node analyses call each other";
+const STARROCKS: &str =
+    "StarRocks' run types live in reconcile.rs beside the reconciling, which calls plan, query and analysis";
 const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside the writers";
 
 /// Imports that do not hold yet: (importer, imported, why).
 const KNOWN: &[(&str, &str, &str)] = &[
     ("analysis/no_path.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("analysis/starrocks.rs", "reconcile/starrocks.rs", STARROCKS),
     ("export/evobench.rs", "export/mod.rs", VIEW_TYPES),
     ("export/html.rs", "view/mod.rs", VIEW_TYPES),
     ("export/run.rs", "export/chrome.rs", EXPORT_RUN),
     ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
     ("export/run.rs", "report/mod.rs", EXPORT_RUN),
     ("export/run.rs", "view/mod.rs", EXPORT_RUN),
-    ("reconcile/starrocks.rs", "analysis/starrocks.rs", STARROCKS),
-    ("reconcile/starrocks.rs", "reconcile/starrocks_plan.rs", STARROCKS),
-    ("reconcile/starrocks.rs", "reconcile/starrocks_query.rs", STARROCKS),
-    ("reconcile/starrocks_plan.rs", "reconcile/starrocks.rs", STARROCKS),
-    ("reconcile/starrocks_query.rs", "reconcile/starrocks.rs", STARROCKS),
+    ("formats/starrocks_profile/analysis.rs", "formats/starrocks_profile/reconcile.rs", STARROCKS),
+    ("formats/starrocks_profile/plan.rs", "formats/starrocks_profile/reconcile.rs", STARROCKS),
+    ("formats/starrocks_profile/query.rs", "formats/starrocks_profile/reconcile.rs", STARROCKS),
+    ("formats/starrocks_profile/reconcile.rs", "formats/starrocks_profile/analysis.rs", STARROCKS),
+    ("formats/starrocks_profile/reconcile.rs", "formats/starrocks_profile/plan.rs", STARROCKS),
+    ("formats/starrocks_profile/reconcile.rs", "formats/starrocks_profile/query.rs", STARROCKS),
+    ("formats/starrocks_profile/report.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("formats/starrocks_profile/view.rs", "view/mod.rs", VIEW_TYPES),
     ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("render/timeline_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("report/chrome.rs", "reconcile/mod.rs", RUN_TYPES),
@@ -101,15 +98,14 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("report/ghc.rs", "reconcile/mod.rs", RUN_TYPES),
     ("report/mal.rs", "reconcile/mod.rs", RUN_TYPES),
     ("report/ninja.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("report/starrocks.rs", "reconcile/mod.rs", RUN_TYPES),
     ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/bazel.rs", "view/mod.rs", VIEW_TYPES),
     ("view/chrome.rs", "view/mod.rs", VIEW_TYPES),
     ("view/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/ghc.rs", "view/mod.rs", VIEW_TYPES),
     ("view/mal.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/mod.rs", "formats/starrocks_profile/view.rs", VIEW_TYPES),
     ("view/program.rs", "view/mod.rs", VIEW_TYPES),
-    ("view/starrocks.rs", "view/mod.rs", VIEW_TYPES),
 ];
 
 /// Where a source file is: its floor and, for a format's file, the format.

@@ -141,7 +141,7 @@ type Nodes = Vec<(i64, String, i64, Option<i64>, Option<i64>, Option<i64>)>;
 
 fn nodes_of(analysis: &longpole_core::reconcile::Analysis) -> (Nodes, Vec<Option<f64>>) {
     let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
-    let shares = longpole_core::analysis::starrocks_nodes::shares(run);
+    let shares = longpole_core::formats::starrocks_profile::nodes::shares(run);
     let nodes = shares.iter().map(|s| (s.plan_node_id, s.name.clone(), s.total, s.cpu, s.scan, s.network)).collect();
     (nodes, shares.iter().map(|s| s.percent).collect())
 }
@@ -309,7 +309,7 @@ fn the_summary_and_hints_of_profile1_as_read_by_hand() {
     // ShortKeyFilter's max 2m52s is 29.6% of the node: not shown.
     assert!(!text.contains("ShortKeyFilter"));
     let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
-    let hints = longpole_core::analysis::starrocks_hints::hints(run);
+    let hints = longpole_core::formats::starrocks_profile::hints::hints(run);
     let kinds: Vec<&str> = hints.iter().take(3).map(|h| h.kind.as_str()).collect();
     assert_eq!(kinds, ["node", "remote-io", "skew"]);
     assert!(hints[0].text.starts_with("the long pole: CONNECTOR_SCAN (plan_node_id=0) takes 9m41s, 100.00%"));
@@ -330,7 +330,7 @@ fn a_result_sink_waiting_for_its_client_is_named() {
     // profile4: ResultDeliverTime 3m5s (l.69) of QueryExecutionWallTime 3m9s (l.64).
     let analysis = run_of("starrocks-3.5.2-profile4.txt");
     let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
-    let hints = longpole_core::analysis::starrocks_hints::hints(run);
+    let hints = longpole_core::formats::starrocks_profile::hints::hints(run);
     let result = hints.iter().find(|h| h.kind == "result").unwrap();
     assert!(result
         .text

@@ -11,9 +11,6 @@ mod distbuild;
 pub mod evobench;
 pub mod monetdb_mal;
 pub mod ninja_log;
-pub mod starrocks;
-pub mod starrocks_plan;
-pub mod starrocks_query;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -78,7 +75,7 @@ pub enum Detail {
     /// An evobench run's call tree and statistics.
     Evobench(Box<evobench::EvobenchRun>),
     /// A StarRocks query's fragments, pipelines, operators, checks and skew.
-    StarRocks(Box<starrocks::StarRocksRun>),
+    StarRocks(Box<crate::formats::starrocks_profile::reconcile::StarRocksRun>),
     /// A Chrome trace's counts, counters, flame graph and Bazel's critical path.
     Chrome(Box<chrome_trace::ChromeRun>),
 }
@@ -219,7 +216,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         });
     }
     for (i, profile) in profiles {
-        let (model, run) = starrocks::reconcile(&profile, &mut infos[i].diagnostics);
+        let (model, run) = crate::formats::starrocks_profile::reconcile::reconcile(&profile, &mut infos[i].diagnostics);
         datasets.push(Dataset {
             format: FormatId::StarRocks,
             inputs: vec![i],

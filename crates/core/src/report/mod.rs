@@ -7,12 +7,10 @@ mod chrome;
 pub mod evobench;
 mod ghc;
 mod mal;
-mod ms;
+pub mod ms;
 mod ninja;
-mod python;
-mod starrocks;
-mod starrocks_analyze;
-mod ya;
+pub mod python;
+pub mod ya;
 
 pub use crate::join::{in_turn, Join};
 pub use ms::Ms;
@@ -64,7 +62,7 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
                 Detail::Mal(_) => mal::mal_json(d),
                 Detail::Ninja(_) => ninja::ninja_json(d),
                 Detail::Evobench(_) => evobench_json(d),
-                Detail::StarRocks(_) => starrocks::starrocks_json(d),
+                Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_json(d),
                 Detail::Chrome(_) => chrome::chrome_json(d),
             };
             if let Some(no_path) = no_path(d) {
@@ -142,7 +140,7 @@ fn dataset_text_with(d: &Dataset, join: Join<'_>) -> String {
         Detail::Mal(_) => mal::mal_text(d),
         Detail::Ninja(_) => ninja::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
-        Detail::StarRocks(_) => starrocks::starrocks_text(d),
+        Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_text(d),
         Detail::Chrome(_) => chrome::chrome_text(d),
     }
 }

@@ -21,8 +21,8 @@ mod flame;
 mod ghc;
 mod mal;
 mod program;
-mod starrocks;
 
+pub use crate::formats::starrocks_profile::view::{NodeRow, OperatorRow, SkewRow, StarRocksView};
 pub use bazel::BazelView;
 pub use chrome::ChromeView;
 pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
@@ -30,7 +30,6 @@ pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
-pub use starrocks::{NodeRow, OperatorRow, SkewRow, StarRocksView};
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -40,7 +40,7 @@
 //! byte for byte (`longpole rewrite`); lines that are neither node nor
 //! counter are kept in place with the diagnostic `starrocks.stray-line`.
 //!
-//! **Mapping** (in `reconcile::starrocks`): operators are grouped into plan
+//! **Mapping** (in [`reconcile`]): operators are grouped into plan
 //! nodes by `plan_node_id` as `ANALYZE PROFILE` groups them; each plan node
 //! is a task on its fragment's lane (`Fragment 2`), lasting its node time
 //! (Σ max `OperatorTotalTime`, plus a scan's `ScanTime` or an exchange's
@@ -50,11 +50,26 @@
 //! **Caveats:** merged time counters are averages over instances, counts
 //! and sizes sums; a profile of a running query (`Query State: Running`)
 //! is incomplete by nature.
+//!
+//! **This folder** holds everything about the format: the reader
+//! (`reader`, `json`, `tree`, `value`), the reconciling ([`reconcile`],
+//! [`plan`], [`query`]), its own analyses ([`analysis`], [`nodes`],
+//! [`hints`]), its report (`report`, `analyze`: ANALYZE PROFILE's text) and
+//! its view ([`view`]); it uses no other format.
 
+pub mod analysis;
+mod analyze;
+pub mod hints;
 mod json;
+pub mod nodes;
+pub mod plan;
+pub mod query;
 mod reader;
+pub mod reconcile;
+pub(crate) mod report;
 mod tree;
 pub mod value;
+pub mod view;
 
 pub use tree::{Counter, Item, Node, Profile, Stray};
 pub use value::Value;

@@ -17,14 +17,14 @@
 //!   pipeline's `InputEmptyTime` is the scan waiting for its own IO tasks,
 //!   never for an upstream pipeline.
 
-use super::starrocks::breakdowns;
-use super::starrocks_nodes::{cumulative, node_metric, shares, Level, NodeShare};
-use crate::formats::starrocks_profile::value::print_time;
-use crate::formats::starrocks_profile::Value;
+use super::analysis::breakdowns;
+use super::nodes::{cumulative, node_metric, shares, Level, NodeShare};
+use super::plan::NodeKind;
+use super::reconcile::{Metric, StarRocksRun};
+use super::value::print_time;
+use super::Value;
 use crate::model::Nanos;
 use crate::numbers::duration_label as label;
-use crate::reconcile::starrocks::{Metric, StarRocksRun};
-use crate::reconcile::starrocks_plan::NodeKind;
 use serde::{Deserialize, Serialize};
 
 /// A bottleneck hint.

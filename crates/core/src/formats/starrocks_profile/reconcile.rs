@@ -5,8 +5,8 @@
 //!   (`NAME (plan_node_id=N)`), with the driver and operator counters the
 //!   analyses need (each also as maxOf: `__MAX_OF_X` when present, else X),
 //!   every operator's `UniqueMetrics` and every `__MIN_OF_` / `__MAX_OF_`
-//!   pair ([`Skew`]); the query-wide figures (`starrocks_query`).
-//! - **Plan nodes** (`starrocks_plan`): the operators grouped by
+//!   pair ([`Skew`]); the query-wide figures ([`super::query`]).
+//! - **Plan nodes** ([`super::plan`]): the operators grouped by
 //!   `plan_node_id` as `ANALYZE PROFILE` groups them, each with its time
 //!   (CPUTime, plus a scan's ScanTime or an exchange's NetworkTime).
 //! - **Tasks**: each plan node is a task (the model's task *i* is
@@ -26,11 +26,11 @@
 //!   early as its inputs allow (start = the latest end of what it waits
 //!   for): the critical path is then the heaviest path by node time.
 
-use super::starrocks_plan::{node_edges, plan_nodes, PlanNode, Topology};
-use super::starrocks_query::{query_counters, QueryCounters};
-use crate::analysis::starrocks::{checks, Check};
+use super::analysis::{checks, Check};
+use super::plan::{node_edges, plan_nodes, PlanNode, Topology};
+use super::query::{query_counters, QueryCounters};
+use super::{Counter, Node, Profile, Value};
 use crate::diagnostics::{Diagnostics, Position, Severity};
-use crate::formats::starrocks_profile::{Counter, Node, Profile, Value};
 use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId};
 use serde::Serialize;
 
@@ -273,8 +273,8 @@ impl StarRocksRun {
         self.nodes.iter().find(|n| n.id == id)
     }
 
-    /// The fragments and pipelines' operators by [`OpRef`](super::starrocks_plan::OpRef).
-    pub fn operator(&self, at: super::starrocks_plan::OpRef) -> &Operator {
+    /// The fragments and pipelines' operators by [`OpRef`](super::plan::OpRef).
+    pub fn operator(&self, at: super::plan::OpRef) -> &Operator {
         at.get(&self.fragments)
     }
 }

@@ -5,16 +5,16 @@
 //! operator flame graph, each pipeline's time breakdown, the operators,
 //! skew, the identity checks and bottleneck hints.
 
-use super::RunView;
-use crate::analysis::starrocks::{breakdowns, flame, Check, PipelineBreakdown};
-use crate::analysis::starrocks_hints::{hints, Hint};
-use crate::analysis::starrocks_nodes::{cumulative, shares, Level, NodeShare};
+use crate::formats::starrocks_profile::analysis::{breakdowns, flame, Check, PipelineBreakdown};
+use crate::formats::starrocks_profile::hints::{hints, Hint};
+use crate::formats::starrocks_profile::nodes::{cumulative, shares, Level, NodeShare};
+use crate::formats::starrocks_profile::reconcile::StarRocksRun;
 use crate::formats::starrocks_profile::value::print_time;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::flame::FlameGraph;
 use crate::model::{Model, Nanos};
-use crate::reconcile::starrocks::StarRocksRun;
+use crate::view::RunView;
 use serde::{Deserialize, Serialize};
 
 /// One operator as a table row.

@@ -1,15 +1,15 @@
 //! The report of a StarRocks profile: the query as `ANALYZE PROFILE` shows
-//! it (`starrocks_analyze`), the critical path over its plan nodes, hints,
+//! it ([`super::analyze`]), the critical path over its plan nodes, hints,
 //! where the pipelines' time went, skew, and the identity checks that failed.
 
-use super::ms::Ms;
-use super::starrocks_analyze::{analyze_text, nodes_json, summary_json};
-use super::ya::YaReport;
-use crate::analysis::starrocks::breakdowns;
-use crate::analysis::starrocks_hints::hints;
+use super::analyze::{analyze_text, nodes_json, summary_json};
+use crate::formats::starrocks_profile::analysis::breakdowns;
+use crate::formats::starrocks_profile::hints::hints;
+use crate::formats::starrocks_profile::reconcile::StarRocksRun;
 use crate::numbers::duration_label;
-use crate::reconcile::starrocks::StarRocksRun;
 use crate::reconcile::{Dataset, Detail};
+use crate::report::ms::Ms;
+use crate::report::ya::YaReport;
 use serde_json::{json, Value};
 use std::fmt::Write;
 

@@ -12,10 +12,10 @@
 //! printed under; `ScanTime`, `NetworkTime` and `TotalTime` are not shown
 //! (the node's line holds them). Children are listed by name.
 
-use crate::formats::starrocks_profile::Value;
+use super::plan::{NodeKind, PlanNode};
+use super::reconcile::{Metric, StarRocksRun};
+use super::Value;
 use crate::model::Nanos;
-use crate::reconcile::starrocks::{Metric, StarRocksRun};
-use crate::reconcile::starrocks_plan::{NodeKind, PlanNode};
 use serde::{Deserialize, Serialize};
 
 /// A node is red above this share of the query's operator time, in percent …

@@ -7,11 +7,11 @@
 //! nodes are named by their main operator and `plan_node_id`, the plan's
 //! name in brackets.
 
-use crate::analysis::starrocks_nodes::{detail_timers, memory_nodes, share, shares, Level, NodeShare};
+use crate::formats::starrocks_profile::nodes::{detail_timers, memory_nodes, share, shares, Level, NodeShare};
+use crate::formats::starrocks_profile::plan::{NodeKind, PlanNode};
+use crate::formats::starrocks_profile::query::Figure;
+use crate::formats::starrocks_profile::reconcile::StarRocksRun;
 use crate::formats::starrocks_profile::value::{print_bytes, print_millis, print_time};
-use crate::reconcile::starrocks::StarRocksRun;
-use crate::reconcile::starrocks_plan::{NodeKind, PlanNode};
-use crate::reconcile::starrocks_query::Figure;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -78,7 +78,7 @@ fn summary(run: &StarRocksRun, out: &mut String) {
     let _ = writeln!(out, "    {peak_name}: {peak}, QueryAllocatedMemoryUsage: {allocated}");
     let _ = writeln!(out, "    QueryCumulativeOperatorTime: {}", figure(q.cumulative_operator));
     let _ = writeln!(out, "    Top Most Time-consuming Nodes:");
-    for (i, s) in shares(run).iter().take(crate::analysis::starrocks_nodes::TOP_NODES).enumerate() {
+    for (i, s) in shares(run).iter().take(crate::formats::starrocks_profile::nodes::TOP_NODES).enumerate() {
         let _ = writeln!(out, "        {}. {}: {}{}{}", i + 1, s.title(), print_time(s.total), pct(s), mark(s.level));
     }
     let _ = writeln!(out, "    Top Most Memory-consuming Nodes:");

@@ -18,7 +18,7 @@
 //!   has one (IO tasks run apart from the driver, so `OperatorTotalTime`
 //!   leaves them out), an exchange maxOf(`UniqueMetrics.NetworkTime`).
 
-use super::starrocks::{Fragment, Operator};
+use super::reconcile::{Fragment, Operator};
 use crate::model::Nanos;
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! What a StarRocks profile's numbers say: the driver-time identities
 //! checked, each pipeline's time broken down, and the operator flame graph
-//! (plan nodes in `starrocks_nodes`, hints in `starrocks_hints`).
+//! (plan nodes in [`super::nodes`], hints in [`super::hints`]).
 //!
 //! **Identities** (the BE's pipeline driver and the StarRocks docs):
 //! `ScheduleTime = DriverTotalTime − ActiveTime − PendingTime`;
@@ -21,9 +21,9 @@
 //! the same operators. Two sides agree when they differ by at most the sum
 //! of their terms' resolutions plus [`RELATIVE`] of the larger side.
 
+use super::reconcile::{DriverTimes, OperatorTimes, StarRocksRun};
 use crate::model::flame::{FlameGraph, FlameNode, Measure, Unit};
 use crate::model::Nanos;
-use crate::reconcile::starrocks::{DriverTimes, OperatorTimes, StarRocksRun};
 use serde::{Deserialize, Serialize};
 
 /// Share of the larger side two sums may differ by (averaging).

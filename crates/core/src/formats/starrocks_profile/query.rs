@@ -18,8 +18,8 @@
 //! `-- Total[1] 4ms` line, the profile's collection the Summary's
 //! `Collect Profile Time`.
 
-use super::starrocks::Fragment;
-use crate::formats::starrocks_profile::{Node, Value};
+use super::reconcile::Fragment;
+use super::{Node, Value};
 use crate::model::Nanos;
 use serde::Serialize;
 
@@ -119,7 +119,7 @@ fn non_default(text: &str) -> Vec<NonDefault> {
 }
 
 /// Sums `get` over every operator that has both metric groups.
-fn operator_sum(fragments: &[Fragment], get: impl Fn(&super::starrocks::Operator) -> Nanos) -> Nanos {
+fn operator_sum(fragments: &[Fragment], get: impl Fn(&super::reconcile::Operator) -> Nanos) -> Nanos {
     fragments
         .iter()
         .flat_map(|f| &f.pipelines)
@@ -137,7 +137,7 @@ pub fn query_counters(
     fragments: &[Fragment],
 ) -> QueryCounters {
     let pipelines = || fragments.iter().flat_map(|f| &f.pipelines);
-    let largest = |get: &dyn Fn(&super::starrocks::Pipeline) -> Option<Nanos>| pipelines().filter_map(get).max();
+    let largest = |get: &dyn Fn(&super::reconcile::Pipeline) -> Option<Nanos>| pipelines().filter_map(get).max();
     let scan = || operator_sum(fragments, |o| o.scan_time.unwrap_or(0));
     let network = || operator_sum(fragments, |o| o.network_time.unwrap_or(0));
     let deliver = pipelines()
