@@ -70,8 +70,6 @@ const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis", "exp
 /// Why an import in [`KNOWN`] does not hold yet.
 const RUN_TYPES: &str = "reads Analysis, Dataset or Detail, defined beside the dispatch in reconcile/mod.rs";
 const VIEW_TYPES: &str = "uses the generic view types that share mod.rs with the dispatch";
-const STARROCKS: &str =
-    "StarRocks' run types live in reconcile.rs beside the reconciling, which calls plan, query and analysis";
 const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside the writers";
 
 /// Imports that do not hold yet: (importer, imported, why).
@@ -83,12 +81,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
     ("export/run.rs", "report/mod.rs", EXPORT_RUN),
     ("export/run.rs", "view/mod.rs", EXPORT_RUN),
-    ("formats/starrocks_profile/analysis.rs", "formats/starrocks_profile/reconcile.rs", STARROCKS),
-    ("formats/starrocks_profile/plan.rs", "formats/starrocks_profile/reconcile.rs", STARROCKS),
-    ("formats/starrocks_profile/query.rs", "formats/starrocks_profile/reconcile.rs", STARROCKS),
-    ("formats/starrocks_profile/reconcile.rs", "formats/starrocks_profile/analysis.rs", STARROCKS),
-    ("formats/starrocks_profile/reconcile.rs", "formats/starrocks_profile/plan.rs", STARROCKS),
-    ("formats/starrocks_profile/reconcile.rs", "formats/starrocks_profile/query.rs", STARROCKS),
     ("formats/starrocks_profile/report.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/starrocks_profile/view.rs", "view/mod.rs", VIEW_TYPES),
     ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),

@@ -75,7 +75,7 @@ pub enum Detail {
     /// An evobench run's call tree and statistics.
     Evobench(Box<evobench::EvobenchRun>),
     /// A StarRocks query's fragments, pipelines, operators, checks and skew.
-    StarRocks(Box<crate::formats::starrocks_profile::reconcile::StarRocksRun>),
+    StarRocks(Box<crate::formats::starrocks_profile::run::StarRocksRun>),
     /// A Chrome trace's counts, counters, flame graph and Bazel's critical path.
     Chrome(Box<chrome_trace::ChromeRun>),
 }

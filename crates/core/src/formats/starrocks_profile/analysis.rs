@@ -21,32 +21,13 @@
 //! the same operators. Two sides agree when they differ by at most the sum
 //! of their terms' resolutions plus [`RELATIVE`] of the larger side.
 
-use super::reconcile::{DriverTimes, OperatorTimes, StarRocksRun};
+use super::run::{Check, DriverTimes, OperatorTimes, StarRocksRun};
 use crate::model::flame::{FlameGraph, FlameNode, Measure, Unit};
 use crate::model::Nanos;
 use serde::{Deserialize, Serialize};
 
 /// Share of the larger side two sums may differ by (averaging).
 pub const RELATIVE: f64 = 0.05;
-
-/// One identity checked on one pipeline or operator.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Check {
-    /// Where (`Fragment 0 · Pipeline 1`, with the operator).
-    pub at: String,
-    /// Its line.
-    pub line: u64,
-    /// The identity (`PendingTime = InputEmptyTime + …`).
-    pub rule: String,
-    /// The left side, ns.
-    pub left: Nanos,
-    /// The right side, ns.
-    pub right: Nanos,
-    /// How far they may differ, ns.
-    pub tolerance: Nanos,
-    /// They agree (for an inequality: it holds).
-    pub ok: bool,
-}
 
 /// The display resolution of a printed time, ns.
 pub fn resolution(ns: Nanos) -> Nanos {

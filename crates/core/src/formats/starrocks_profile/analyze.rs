@@ -8,9 +8,9 @@
 //! name in brackets.
 
 use crate::formats::starrocks_profile::nodes::{detail_timers, memory_nodes, share, shares, Level, NodeShare};
-use crate::formats::starrocks_profile::plan::{NodeKind, PlanNode};
-use crate::formats::starrocks_profile::query::Figure;
-use crate::formats::starrocks_profile::reconcile::StarRocksRun;
+use crate::formats::starrocks_profile::run::Figure;
+use crate::formats::starrocks_profile::run::StarRocksRun;
+use crate::formats::starrocks_profile::run::{NodeKind, PlanNode};
 use crate::formats::starrocks_profile::value::{print_bytes, print_millis, print_time};
 use serde_json::{json, Value};
 use std::fmt::Write;

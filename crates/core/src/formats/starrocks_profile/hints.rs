@@ -19,8 +19,8 @@
 
 use super::analysis::breakdowns;
 use super::nodes::{cumulative, node_metric, shares, Level, NodeShare};
-use super::plan::NodeKind;
-use super::reconcile::{Metric, StarRocksRun};
+use super::run::NodeKind;
+use super::run::{Metric, StarRocksRun};
 use super::value::print_time;
 use super::Value;
 use crate::model::Nanos;

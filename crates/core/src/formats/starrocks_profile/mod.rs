@@ -52,8 +52,8 @@
 //! is incomplete by nature.
 //!
 //! **This folder** holds everything about the format: the reader
-//! (`reader`, `json`, `tree`, `value`), the reconciling ([`reconcile`],
-//! [`plan`], [`query`]), its own analyses ([`analysis`], [`nodes`],
+//! (`reader`, `json`, `tree`, `value`), what it says beyond its model
+//! ([`run`]), the reconciling ([`reconcile`], [`plan`], [`query`]), its own analyses ([`analysis`], [`nodes`],
 //! [`hints`]), its report (`report`, `analyze`: ANALYZE PROFILE's text) and
 //! its view ([`view`]); it uses no other format.
 
@@ -67,6 +67,7 @@ pub mod query;
 mod reader;
 pub mod reconcile;
 pub(crate) mod report;
+pub mod run;
 mod tree;
 pub mod value;
 pub mod view;

@@ -12,8 +12,8 @@
 //! printed under; `ScanTime`, `NetworkTime` and `TotalTime` are not shown
 //! (the node's line holds them). Children are listed by name.
 
-use super::plan::{NodeKind, PlanNode};
-use super::reconcile::{Metric, StarRocksRun};
+use super::run::{Metric, StarRocksRun};
+use super::run::{NodeKind, PlanNode};
 use super::Value;
 use crate::model::Nanos;
 use serde::{Deserialize, Serialize};

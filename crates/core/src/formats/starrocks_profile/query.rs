@@ -18,59 +18,9 @@
 //! `-- Total[1] 4ms` line, the profile's collection the Summary's
 //! `Collect Profile Time`.
 
-use super::reconcile::Fragment;
+use super::run::{Figure, Fragment, NonDefault, Operator, Pipeline, QueryCounters};
 use super::{Node, Value};
 use crate::model::Nanos;
-use serde::Serialize;
-
-/// A figure and whether the profile printed it or it was computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Figure {
-    /// Its value, ns.
-    pub ns: Nanos,
-    /// Computed from the operators and pipelines (the profile leaves it out).
-    pub computed: bool,
-}
-
-/// A session variable set to something other than its default.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct NonDefault {
-    /// Its name.
-    pub name: String,
-    /// Its default, as JSON text.
-    pub default: String,
-    /// Its value, as JSON text.
-    pub actual: String,
-}
-
-/// The query-wide figures.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct QueryCounters {
-    /// `QueryCumulativeOperatorTime`: the denominator of node shares.
-    pub cumulative_operator: Option<Figure>,
-    /// `QueryCumulativeScanTime`.
-    pub cumulative_scan: Option<Figure>,
-    /// `QueryCumulativeNetworkTime`.
-    pub cumulative_network: Option<Figure>,
-    /// `QueryExecutionWallTime`, else the longest pipeline driver.
-    pub execution: Option<Figure>,
-    /// `ResultDeliverTime`: the final sink waiting for the client.
-    pub result_deliver: Option<Figure>,
-    /// `QueryPeakScheduleTime`.
-    pub peak_schedule: Option<Figure>,
-    /// `QueryCumulativeCpuTime`.
-    pub cpu: Option<Nanos>,
-    /// Peak memory, bytes, with the counter that gave it.
-    pub peak_memory: Option<(f64, String)>,
-    /// `QueryAllocatedMemoryUsage`, bytes.
-    pub allocated_memory: Option<f64>,
-    /// The planner's `Total`, ns.
-    pub planner: Option<Nanos>,
-    /// `Collect Profile Time`, ns.
-    pub collect_profile: Option<Nanos>,
-    /// `NonDefaultSessionVariables`, by name.
-    pub non_default: Vec<NonDefault>,
-}
 
 fn printed(ns: Option<Nanos>) -> Option<Figure> {
     ns.map(|ns| Figure { ns, computed: false })
@@ -119,7 +69,7 @@ fn non_default(text: &str) -> Vec<NonDefault> {
 }
 
 /// Sums `get` over every operator that has both metric groups.
-fn operator_sum(fragments: &[Fragment], get: impl Fn(&super::reconcile::Operator) -> Nanos) -> Nanos {
+fn operator_sum(fragments: &[Fragment], get: impl Fn(&Operator) -> Nanos) -> Nanos {
     fragments
         .iter()
         .flat_map(|f| &f.pipelines)
@@ -137,7 +87,7 @@ pub fn query_counters(
     fragments: &[Fragment],
 ) -> QueryCounters {
     let pipelines = || fragments.iter().flat_map(|f| &f.pipelines);
-    let largest = |get: &dyn Fn(&super::reconcile::Pipeline) -> Option<Nanos>| pipelines().filter_map(get).max();
+    let largest = |get: &dyn Fn(&Pipeline) -> Option<Nanos>| pipelines().filter_map(get).max();
     let scan = || operator_sum(fragments, |o| o.scan_time.unwrap_or(0));
     let network = || operator_sum(fragments, |o| o.network_time.unwrap_or(0));
     let deliver = pipelines()

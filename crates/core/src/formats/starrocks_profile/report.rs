@@ -5,7 +5,7 @@
 use super::analyze::{analyze_text, nodes_json, summary_json};
 use crate::formats::starrocks_profile::analysis::breakdowns;
 use crate::formats::starrocks_profile::hints::hints;
-use crate::formats::starrocks_profile::reconcile::StarRocksRun;
+use crate::formats::starrocks_profile::run::StarRocksRun;
 use crate::numbers::duration_label;
 use crate::reconcile::{Dataset, Detail};
 use crate::report::ms::Ms;

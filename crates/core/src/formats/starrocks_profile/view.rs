@@ -5,10 +5,11 @@
 //! operator flame graph, each pipeline's time breakdown, the operators,
 //! skew, the identity checks and bottleneck hints.
 
-use crate::formats::starrocks_profile::analysis::{breakdowns, flame, Check, PipelineBreakdown};
+use crate::formats::starrocks_profile::analysis::{breakdowns, flame, PipelineBreakdown};
 use crate::formats::starrocks_profile::hints::{hints, Hint};
 use crate::formats::starrocks_profile::nodes::{cumulative, shares, Level, NodeShare};
-use crate::formats::starrocks_profile::reconcile::StarRocksRun;
+use crate::formats::starrocks_profile::run::Check;
+use crate::formats::starrocks_profile::run::StarRocksRun;
 use crate::formats::starrocks_profile::value::print_time;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
