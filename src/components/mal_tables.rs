@@ -4,7 +4,7 @@
 
 use super::data_table::{count, span, text, time, Row, Table};
 use super::tables::{by_type_table, path_tables, task_rows};
-use longpole_core::analysis::mal::OpStats;
+use longpole_core::formats::monetdb_mal::analysis::OpStats;
 use longpole_core::view::{MalView, RunView};
 
 fn op_rows(ops: &[OpStats]) -> Vec<Row> {

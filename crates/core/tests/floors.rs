@@ -52,11 +52,6 @@ const FORMAT_FILES: &[(&str, &str)] = &[
     ("trace_stacks", "chrome_trace"),
     ("distbuild", "distbuild"),
     ("evobench", "evobench"),
-    ("ghc", "ghc_eventlog"),
-    ("mal", "monetdb_mal"),
-    ("monetdb_mal", "monetdb_mal"),
-    ("ninja", "ninja_log"),
-    ("ninja_log", "ninja_log"),
     ("ya_evlog", "ya_evlog"),
 ];
 
@@ -81,21 +76,23 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
     ("export/run.rs", "report/mod.rs", EXPORT_RUN),
     ("export/run.rs", "view/mod.rs", EXPORT_RUN),
+    ("formats/ghc_eventlog/report.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("formats/ghc_eventlog/view.rs", "view/mod.rs", VIEW_TYPES),
+    ("formats/monetdb_mal/report.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("formats/monetdb_mal/view.rs", "view/mod.rs", VIEW_TYPES),
+    ("formats/ninja_log/report.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/starrocks_profile/report.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/starrocks_profile/view.rs", "view/mod.rs", VIEW_TYPES),
     ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("render/timeline_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("report/chrome.rs", "reconcile/mod.rs", RUN_TYPES),
     ("report/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("report/ghc.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("report/mal.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("report/ninja.rs", "reconcile/mod.rs", RUN_TYPES),
     ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/bazel.rs", "view/mod.rs", VIEW_TYPES),
     ("view/chrome.rs", "view/mod.rs", VIEW_TYPES),
     ("view/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("view/ghc.rs", "view/mod.rs", VIEW_TYPES),
-    ("view/mal.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/mod.rs", "formats/ghc_eventlog/view.rs", VIEW_TYPES),
+    ("view/mod.rs", "formats/monetdb_mal/view.rs", VIEW_TYPES),
     ("view/mod.rs", "formats/starrocks_profile/view.rs", VIEW_TYPES),
     ("view/program.rs", "view/mod.rs", VIEW_TYPES),
 ];
@@ -334,7 +331,7 @@ fn a_wrong_import_is_caught() {
     let mut add = |from: &str, to: &str| {
         graph.get_mut(from).unwrap().insert(to.to_owned());
     };
-    add("formats/ninja_log.rs", "reconcile/mod.rs");
+    add("formats/ninja_log/mod.rs", "reconcile/mod.rs");
     add("formats/evobench/log.rs", "formats/ghc_eventlog/mod.rs");
     add("numbers.rs", "intern.rs");
     add("intern.rs", "numbers.rs");
@@ -345,7 +342,7 @@ fn a_wrong_import_is_caught() {
         added,
         [
             s("formats/evobench/log.rs", "formats/ghc_eventlog/mod.rs", "format evobench imports format ghc_eventlog"),
-            s("formats/ninja_log.rs", "reconcile/mod.rs", "formats imports dispatch"),
+            s("formats/ninja_log/mod.rs", "reconcile/mod.rs", "formats imports dispatch"),
             s("intern.rs", "numbers.rs", "they import each other"),
             s("numbers.rs", "intern.rs", "they import each other"),
         ]

@@ -4,9 +4,7 @@
 pub mod bazel;
 pub mod critical_path;
 pub mod evobench;
-pub mod ghc;
 pub mod graph;
-pub mod mal;
 pub mod no_path;
 pub mod top;
 pub mod trace_stacks;

@@ -9,8 +9,6 @@ pub mod bazel;
 pub mod chrome_trace;
 mod distbuild;
 pub mod evobench;
-pub mod monetdb_mal;
-pub mod ninja_log;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -69,9 +67,9 @@ pub enum Detail {
     /// A GHC program's events, collections, heap and threads.
     Ghc(Box<crate::formats::ghc_eventlog::GhcRun>),
     /// MAL executions, mal_analytics' counts, server load.
-    Mal(Box<monetdb_mal::MalRun>),
+    Mal(Box<crate::formats::monetdb_mal::reconcile::MalRun>),
     /// A ninja log's builds.
-    Ninja(Box<ninja_log::NinjaRun>),
+    Ninja(Box<crate::formats::ninja_log::reconcile::NinjaRun>),
     /// An evobench run's call tree and statistics.
     Evobench(Box<evobench::EvobenchRun>),
     /// A StarRocks query's fragments, pipelines, operators, checks and skew.
@@ -182,7 +180,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
             traces.iter().map(|(i, t)| (*i, &**t)).collect();
         let inputs: Vec<usize> = refs.iter().map(|(i, _)| *i).collect();
         let mut diags: Vec<crate::diagnostics::Diagnostics> = inputs.iter().map(|_| Default::default()).collect();
-        let (model, run) = monetdb_mal::reconcile(&refs, &mut diags);
+        let (model, run) = crate::formats::monetdb_mal::reconcile::reconcile(&refs, &mut diags);
         drop(traces);
         for (i, d) in inputs.iter().zip(diags) {
             infos[*i].diagnostics.absorb(d);
@@ -190,7 +188,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, detail: Detail::Mal(Box::new(run)) });
     }
     for (i, log) in ninja_logs {
-        let (model, run) = ninja_log::reconcile(&log);
+        let (model, run) = crate::formats::ninja_log::reconcile::reconcile(&log);
         if run.recompacted {
             infos[i].diagnostics.report(
                 Severity::Info,

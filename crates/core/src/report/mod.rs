@@ -5,10 +5,7 @@
 mod bazel;
 mod chrome;
 pub mod evobench;
-mod ghc;
-mod mal;
 pub mod ms;
-mod ninja;
 pub mod python;
 pub mod ya;
 
@@ -20,10 +17,10 @@ pub use ya::YaReport;
 use crate::analysis::evobench::Field;
 use crate::analysis::no_path::{no_path, NoPath};
 use crate::diagnostics::Position;
+use crate::formats::ghc_eventlog::report::{ghc_json, ghc_text};
 use crate::reconcile::{Analysis, Dataset, Detail};
 use crate::summary::Summary;
 use evobench::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
-use ghc::{ghc_json, ghc_text};
 use serde_json::{json, Value};
 
 /// Every diagnostic of every input, in the JSON shape shared by all formats.
@@ -59,8 +56,8 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
             let mut report = match d.detail {
                 Detail::Ya => YaReport::new_with(&d.model, d.format, join).json(),
                 Detail::Ghc(_) => ghc_json(d),
-                Detail::Mal(_) => mal::mal_json(d),
-                Detail::Ninja(_) => ninja::ninja_json(d),
+                Detail::Mal(_) => crate::formats::monetdb_mal::report::mal_json(d),
+                Detail::Ninja(_) => crate::formats::ninja_log::report::ninja_json(d),
                 Detail::Evobench(_) => evobench_json(d),
                 Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_json(d),
                 Detail::Chrome(_) => chrome::chrome_json(d),
@@ -137,8 +134,8 @@ fn dataset_text_with(d: &Dataset, join: Join<'_>) -> String {
     head + &match d.detail {
         Detail::Ya => YaReport::new_with(&d.model, d.format, join).text(),
         Detail::Ghc(_) => ghc_text(d),
-        Detail::Mal(_) => mal::mal_text(d),
-        Detail::Ninja(_) => ninja::ninja_text(d),
+        Detail::Mal(_) => crate::formats::monetdb_mal::report::mal_text(d),
+        Detail::Ninja(_) => crate::formats::ninja_log::report::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
         Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_text(d),
         Detail::Chrome(_) => chrome::chrome_text(d),

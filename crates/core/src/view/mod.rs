@@ -18,17 +18,15 @@ mod bazel;
 mod chrome;
 mod evobench;
 mod flame;
-mod ghc;
-mod mal;
 mod program;
 
+pub use crate::formats::ghc_eventlog::view::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
+pub use crate::formats::monetdb_mal::view::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use crate::formats::starrocks_profile::view::{NodeRow, OperatorRow, SkewRow, StarRocksView};
 pub use bazel::BazelView;
 pub use chrome::ChromeView;
 pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
-pub use ghc::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
-pub use mal::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use program::LONGEST;
 
 /// One task as a row of a table or a step of a path.
@@ -145,7 +143,7 @@ pub struct RunView {
     /// from the whole analysis: [`EvobenchView::of`]).
     pub evobench: Option<EvobenchView>,
     /// A ninja log's builds.
-    pub ninja: Option<crate::reconcile::ninja_log::NinjaRun>,
+    pub ninja: Option<crate::formats::ninja_log::reconcile::NinjaRun>,
     /// A StarRocks profile's operators, pipelines, skew, checks and hints.
     pub starrocks: Option<StarRocksView>,
     /// A Chrome trace's flame graph, Bazel critical path, phases and counters.

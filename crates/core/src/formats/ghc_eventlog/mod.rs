@@ -37,12 +37,15 @@
 //! does (the layout chosen by the declared size, extra bytes kept) and
 //! writes one back; [`show`] prints a log exactly as `ghc-events show` does.
 
+pub mod analysis;
 pub mod decode;
 mod reader;
+pub(crate) mod report;
 mod run;
 pub mod show;
 mod timeline;
 mod user_spans;
+pub mod view;
 
 pub use reader::{write, EventRecord, EventType, Eventlog};
 pub use run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};

@@ -45,11 +45,15 @@
 //! `executions` lane; Sep2022
 //! SQL phases are phases on the `sql phases` lane.
 
+pub mod analysis;
 mod json;
 pub mod objects;
 mod reader;
+pub mod reconcile;
+pub(crate) mod report;
 pub mod statement;
 mod trace;
+pub mod view;
 
 pub use reader::query_from_short;
 pub use trace::{Generation, Heartbeat, MalEvent, MalTrace, State, VarName, VarUse};

@@ -1,11 +1,11 @@
 //! The report of a GHC program's run: its events, collections, heap and threads.
 
-use super::ms::Ms;
-use crate::analysis::ghc::gc_summary;
+use crate::formats::ghc_eventlog::analysis::gc_summary;
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::reconcile::{Dataset, Detail};
+use crate::report::ms::Ms;
 use serde_json::{json, Value};
 use std::fmt::Write;
 

@@ -2,12 +2,12 @@
 //! collections per generation, its heap over time, its threads, its user
 //! marks, and its event types.
 
-use super::RunView;
-use crate::analysis::ghc::{gc_summary, GcRow};
+use crate::formats::ghc_eventlog::analysis::{gc_summary, GcRow};
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
+use crate::view::RunView;
 use serde::{Deserialize, Serialize};
 
 /// Most points of a heap series sent to the page.

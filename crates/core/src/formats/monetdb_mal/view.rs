@@ -2,12 +2,12 @@
 //! with their critical paths and who initiated them, the most expensive
 //! operations, how the threads were used, and the server's memory and load.
 
-use super::{RunView, HEAP_POINTS};
-use crate::analysis::mal::{by_instruction, by_module, core_use, execution_paths, OpStats};
+use crate::formats::monetdb_mal::analysis::{by_instruction, by_module, core_use, execution_paths, OpStats};
+use crate::formats::monetdb_mal::reconcile::{MalCounts, MalRun};
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
-use crate::reconcile::monetdb_mal::{MalCounts, MalRun};
+use crate::view::{RunView, HEAP_POINTS};
 use serde::{Deserialize, Serialize};
 
 /// Most operation rows sent to the page.

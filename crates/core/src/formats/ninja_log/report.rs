@@ -1,13 +1,13 @@
 //! The report of a `.ninja_log`: its builds, their wall and busy time and
 //! parallelism, and the longest edges.
 
-use super::ms::Ms;
 use crate::analysis::top::top;
+use crate::formats::ninja_log::reconcile::NinjaRun;
 use crate::model::TaskId;
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::ninja_log::NinjaRun;
 use crate::reconcile::{Dataset, Detail};
+use crate::report::ms::Ms;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;

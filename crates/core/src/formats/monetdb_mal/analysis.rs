@@ -1,8 +1,8 @@
 //! Analyses of MAL executions: each plan's critical path, the most
 //! expensive operations, and how the server used its cores.
 
+use crate::formats::monetdb_mal::reconcile::MalRun;
 use crate::model::{Model, Nanos, Role, TaskId};
-use crate::reconcile::monetdb_mal::MalRun;
 use std::collections::BTreeMap;
 
 /// One execution's critical path through its dataflow.

@@ -31,6 +31,9 @@
 //! **Caveats.** A line without five fields or with non-integer times is
 //! reported and skipped; the version is reported when it is not 5–7.
 
+pub mod reconcile;
+pub(crate) mod report;
+
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
@@ -280,5 +283,4 @@ pub fn slots(targets: &[Target]) -> Vec<u32> {
 }
 
 #[cfg(test)]
-#[path = "ninja_log_tests.rs"]
 mod tests;

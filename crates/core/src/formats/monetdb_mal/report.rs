@@ -1,13 +1,13 @@
 //! The report of MAL traces: mal_analytics' counts, the executions with
 //! their critical paths, the most expensive operations and thread use.
 
-use super::ms::Ms;
-use super::ya::YaReport;
-use crate::analysis::mal::{by_instruction, by_module, core_use, execution_paths, OpStats};
+use crate::formats::monetdb_mal::analysis::{by_instruction, by_module, core_use, execution_paths, OpStats};
+use crate::formats::monetdb_mal::reconcile::MalRun;
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::monetdb_mal::MalRun;
 use crate::reconcile::{Dataset, Detail};
+use crate::report::ms::Ms;
+use crate::report::ya::YaReport;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
