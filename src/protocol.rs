@@ -6,8 +6,8 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
-use longpole_core::analysis::evobench::Change;
 use longpole_core::export::run::Target;
+use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
 use longpole_core::view::{FlameLayout, RunView, StatRow, TaskDetails};

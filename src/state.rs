@@ -3,7 +3,7 @@
 
 use crate::protocol::{Progress, Response, RunId};
 use crate::shared::Shared;
-use longpole_core::analysis::evobench::Change;
+use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::timeline::RowBars;

@@ -3,7 +3,7 @@
 //! the comparison of two groups (asked for in [`super::compare_runs`]).
 
 use super::data_table::{count, span, text, Cell, Row, Table};
-use longpole_core::analysis::evobench::Change;
+use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::view::{show_value, EvobenchView, StatCells, StatRow};
 

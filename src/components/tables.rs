@@ -11,7 +11,7 @@ use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::state::Action;
-use longpole_core::analysis::evobench::Change;
+use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::numbers::duration_label;
 use longpole_core::view::{RunView, StatRow, TaskRow};

@@ -6,14 +6,14 @@ mod read;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use longpole_core::analysis::evobench::Field;
 use longpole_core::export::run::Target;
+use longpole_core::formats::evobench::analysis::Field;
+use longpole_core::formats::evobench::report as evobench;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::reconcile::reconcile_with;
-use longpole_core::report::evobench;
 use longpole_core::{export, report};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -209,9 +209,10 @@ fn run(cli: Cli) -> Result<()> {
                         bail!("{} is a {}, not an evobench log", files[0].display(), analysis.inputs[0].format.title());
                     };
                     if matches!(to, Export::Csv) {
-                        export::evobench::statistics_csv(&run.table).into_bytes()
+                        longpole_core::formats::evobench::export::statistics_csv(&run.table).into_bytes()
                     } else {
-                        export::evobench::statistics_xlsx(&run.table).context("cannot write the workbook")?
+                        longpole_core::formats::evobench::export::statistics_xlsx(&run.table)
+                            .context("cannot write the workbook")?
                     }
                 }
             };

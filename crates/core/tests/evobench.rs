@@ -3,7 +3,7 @@
 //! report (text and JSON) and the model snapshotted and the same at every
 //! chunk size, and the flame graph, the exports and the several-runs level.
 
-use longpole_core::analysis::evobench::{compare, summary, Field, FlameGraph, PathMode, Table};
+use longpole_core::formats::evobench::analysis::{compare, summary, Field, FlameGraph, PathMode, Table};
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::{FormatId, Parsed};
 use longpole_core::ingest::read_bytes;
@@ -36,7 +36,7 @@ fn real_time_matches_the_evaluator_exactly() {
             .iter()
             .map(|r| {
                 let s = r.stats[TimingKind::Real.index()].as_ref();
-                let f = |g: &dyn Fn(&longpole_core::analysis::evobench::Stats) -> u64| s.map(g);
+                let f = |g: &dyn Fn(&longpole_core::formats::evobench::analysis::Stats) -> u64| s.map(g);
                 serde_json::json!({
                     "path": r.path, "count": r.count(TimingKind::Real),
                     "sum": f(&|s| s.sum), "mean": f(&|s| s.mean), "stdev": f(&|s| s.stdev),

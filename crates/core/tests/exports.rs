@@ -153,12 +153,12 @@ fn chrome_traces_read_back_as_the_same_spans() {
 #[test]
 fn the_evaluator_workbook_reads_back_with_the_same_sheets_and_cells() {
     use calamine::{open_workbook_from_rs, Data, Reader, Xlsx};
-    use longpole_core::export::evobench::{statistics_sheets, statistics_xlsx};
     use longpole_core::export::xlsx::{sheet_name, Cell};
+    use longpole_core::formats::evobench::export::{statistics_sheets, statistics_xlsx};
     let mut cells = 0;
     for rel in ["evobench/bench-v1-sum_of_fibs.log", "evobench/generated-current-format/evobench.log.zstd"] {
         let a = analysis(rel);
-        let runs = longpole_core::report::evobench::runs(&a);
+        let runs = longpole_core::formats::evobench::report::runs(&a);
         assert_eq!(runs.len(), 1, "{rel}");
         let sheets = statistics_sheets(&runs[0].table);
         let bytes = statistics_xlsx(&runs[0].table).unwrap();

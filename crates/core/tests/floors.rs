@@ -51,7 +51,6 @@ const FORMAT_FILES: &[(&str, &str)] = &[
     ("chrome_trace", "chrome_trace"),
     ("trace_stacks", "chrome_trace"),
     ("distbuild", "distbuild"),
-    ("evobench", "evobench"),
     ("ya_evlog", "ya_evlog"),
 ];
 
@@ -60,7 +59,7 @@ const FORMAT_PAIRS: &[(&str, &str)] = &[("distbuild", "ya_graph"), ("ya_evlog", 
 
 /// The folders whose `mod.rs` runs a group of inputs through the formats
 /// (matching on the format): the dispatch floor.
-const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis", "export"];
+const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis"];
 
 /// Why an import in [`KNOWN`] does not hold yet.
 const RUN_TYPES: &str = "reads Analysis, Dataset or Detail, defined beside the dispatch in reconcile/mod.rs";
@@ -70,12 +69,13 @@ const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside th
 /// Imports that do not hold yet: (importer, imported, why).
 const KNOWN: &[(&str, &str, &str)] = &[
     ("analysis/no_path.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("export/evobench.rs", "export/mod.rs", VIEW_TYPES),
     ("export/html.rs", "view/mod.rs", VIEW_TYPES),
     ("export/run.rs", "export/chrome.rs", EXPORT_RUN),
     ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
     ("export/run.rs", "report/mod.rs", EXPORT_RUN),
     ("export/run.rs", "view/mod.rs", EXPORT_RUN),
+    ("formats/evobench/report.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("formats/evobench/view.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/ghc_eventlog/report.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/ghc_eventlog/view.rs", "view/mod.rs", VIEW_TYPES),
     ("formats/monetdb_mal/report.rs", "reconcile/mod.rs", RUN_TYPES),
@@ -86,11 +86,9 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("render/timeline_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("report/chrome.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("report/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
     ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/bazel.rs", "view/mod.rs", VIEW_TYPES),
     ("view/chrome.rs", "view/mod.rs", VIEW_TYPES),
-    ("view/evobench.rs", "reconcile/mod.rs", RUN_TYPES),
     ("view/mod.rs", "formats/ghc_eventlog/view.rs", VIEW_TYPES),
     ("view/mod.rs", "formats/monetdb_mal/view.rs", VIEW_TYPES),
     ("view/mod.rs", "formats/starrocks_profile/view.rs", VIEW_TYPES),

@@ -5,7 +5,7 @@
 //! exports and dumps) without a panic, and give the same result at any
 //! chunk size.
 
-use longpole_core::analysis::evobench::{compare, Field};
+use longpole_core::formats::evobench::analysis::{compare, Field};
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::decode::decode;
 use longpole_core::formats::ghc_eventlog::show::show;
@@ -48,14 +48,14 @@ fn run(data: &[u8], chunk: usize) -> String {
             }
             let analysis = longpole_core::reconcile(vec![input]);
             let mut exports = String::new();
-            for run in longpole_core::report::evobench::runs(&analysis) {
+            for run in longpole_core::formats::evobench::report::runs(&analysis) {
                 let flame = run.flame();
                 for kind in TimingKind::ALL {
                     exports += &longpole_core::export::flame::folded(&flame, kind.index());
                     let _ = flame.hottest_path(kind.index());
                 }
-                exports += &longpole_core::export::evobench::statistics_csv(&run.table);
-                longpole_core::export::evobench::statistics_xlsx(&run.table).unwrap();
+                exports += &longpole_core::formats::evobench::export::statistics_csv(&run.table);
+                longpole_core::formats::evobench::export::statistics_xlsx(&run.table).unwrap();
                 let tables = [&run.table, &run.table];
                 let _ = compare(&tables, &[0], &[1], TimingKind::Real, Field::Median);
             }

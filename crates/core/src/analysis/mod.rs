@@ -3,7 +3,6 @@
 
 pub mod bazel;
 pub mod critical_path;
-pub mod evobench;
 pub mod graph;
 pub mod no_path;
 pub mod top;

@@ -1,11 +1,10 @@
 //! Tables as files: CSV (RFC 4180) and JSON (an array of objects); an
-//! `.xlsx` workbook ([`xlsx`]); evobench's statistics ([`evobench`]);
-//! flame graphs as folded stacks ([`flame`]); any run as a Chrome trace
+//! `.xlsx` workbook ([`xlsx`]; evobench's statistics use it, in
+//! [`crate::formats::evobench::export`]); flame graphs as folded stacks ([`flame`]); any run as a Chrome trace
 //! ([`chrome`]), a speedscope file ([`speedscope`]) or a single-file HTML
 //! report ([`html`]), all through [`run::export`].
 
 pub mod chrome;
-pub mod evobench;
 pub mod flame;
 pub mod html;
 pub mod run;
@@ -14,6 +13,7 @@ pub mod xlsx;
 
 use serde_json::{Map, Value};
 
+/// One CSV field: quoted when it holds a comma, a quote or a line end.
 pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))

@@ -8,7 +8,6 @@
 pub mod bazel;
 pub mod chrome_trace;
 mod distbuild;
-pub mod evobench;
 mod ya_evlog;
 
 use crate::diagnostics::{Position, Severity};
@@ -71,7 +70,7 @@ pub enum Detail {
     /// A ninja log's builds.
     Ninja(Box<crate::formats::ninja_log::reconcile::NinjaRun>),
     /// An evobench run's call tree and statistics.
-    Evobench(Box<evobench::EvobenchRun>),
+    Evobench(Box<crate::formats::evobench::reconcile::EvobenchRun>),
     /// A StarRocks query's fragments, pipelines, operators, checks and skew.
     StarRocks(Box<crate::formats::starrocks_profile::run::StarRocksRun>),
     /// A Chrome trace's counts, counters, flame graph and Bazel's critical path.
@@ -205,7 +204,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         });
     }
     for (i, log) in benchmarks {
-        let (model, run) = evobench::reconcile(*log);
+        let (model, run) = crate::formats::evobench::reconcile::reconcile(*log);
         datasets.push(Dataset {
             format: FormatId::Evobench,
             inputs: vec![i],

@@ -4,7 +4,6 @@
 
 mod bazel;
 mod chrome;
-pub mod evobench;
 pub mod ms;
 pub mod python;
 pub mod ya;
@@ -14,13 +13,13 @@ pub use ms::Ms;
 pub use python::python_str_repr;
 pub use ya::YaReport;
 
-use crate::analysis::evobench::Field;
 use crate::analysis::no_path::{no_path, NoPath};
 use crate::diagnostics::Position;
+use crate::formats::evobench::analysis::Field;
+use crate::formats::evobench::report::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
 use crate::formats::ghc_eventlog::report::{ghc_json, ghc_text};
 use crate::reconcile::{Analysis, Dataset, Detail};
 use crate::summary::Summary;
-use evobench::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
 use serde_json::{json, Value};
 
 /// Every diagnostic of every input, in the JSON shape shared by all formats.

@@ -16,16 +16,15 @@ use serde::{Deserialize, Serialize};
 
 mod bazel;
 mod chrome;
-mod evobench;
 mod flame;
 mod program;
 
+pub use crate::formats::evobench::view::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
 pub use crate::formats::ghc_eventlog::view::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use crate::formats::monetdb_mal::view::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use crate::formats::starrocks_profile::view::{NodeRow, OperatorRow, SkewRow, StarRocksView};
 pub use bazel::BazelView;
 pub use chrome::ChromeView;
-pub use evobench::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use program::LONGEST;
 

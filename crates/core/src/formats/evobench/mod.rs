@@ -44,11 +44,16 @@
 //! (`evobench.name-mismatch`), as in the evaluator. Only a first line that
 //! is not the Start record is an error.
 
+pub mod analysis;
+pub mod export;
 mod fast;
 mod log;
 mod pairing;
 mod reader;
+pub mod reconcile;
 mod record;
+pub mod report;
+pub mod view;
 
 pub use log::{Label, Log, Metadata, Node, Sample, Span, StartInfo, TimingKind, RECORD_KINDS};
 

@@ -1,9 +1,9 @@
 //! evobench's outputs as files: the statistics as CSV, and the evaluator's
 //! workbook (one sheet per timing kind) as `.xlsx`.
 
-use super::csv_field;
-use super::xlsx::{workbook, Cell, Sheet};
-use crate::analysis::evobench::{Table, PERCENTILES};
+use crate::export::csv_field;
+use crate::export::xlsx::{workbook, Cell, Sheet};
+use crate::formats::evobench::analysis::{Table, PERCENTILES};
 use crate::formats::evobench::TimingKind;
 use rust_xlsxwriter::XlsxError;
 use std::fmt::Write;

@@ -9,8 +9,8 @@
 //! statistics are computed here once ([`Table`]); the samples are dropped
 //! after that, so a run keeps its call tree and its table.
 
-use crate::analysis::evobench::table::path_key;
-use crate::analysis::evobench::{FlameGraph, PathMode, Table};
+use crate::formats::evobench::analysis::table::path_key;
+use crate::formats::evobench::analysis::{FlameGraph, PathMode, Table};
 use crate::formats::evobench::{Label, Log};
 use crate::model::{Model, ModelBuilder, Nanos, Role, Sym, Task};
 

@@ -7,11 +7,11 @@
 //! "stdev", "median", "p90", "p99"} | null}]}}` (`null` on rows that only
 //! count, i.e. KeyValue rows); `path` is the evaluator's key, prefix included.
 
-use crate::analysis::evobench::{compare, summary, Change, Field, PathMode, Row, Stats, SummaryRow};
+use crate::formats::evobench::analysis::{compare, summary, Change, Field, PathMode, Row, Stats, SummaryRow};
+use crate::formats::evobench::reconcile::EvobenchRun;
 use crate::formats::evobench::TimingKind;
 use crate::model::Nanos;
 use crate::numbers::duration_label;
-use crate::reconcile::evobench::EvobenchRun;
 use crate::reconcile::{Analysis, Dataset, Detail};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -45,7 +45,7 @@ pub fn evobench_json(d: &Dataset) -> Value {
     let Detail::Evobench(run) = &d.detail else { return json!({"format": d.format}) };
     json!({
         "format": d.format,
-        "wall_ms": d.model.wall().map(|w| super::Ms(w).json()),
+        "wall_ms": d.model.wall().map(|w| crate::report::ms::Ms(w).json()),
         "evobench": {"runs": 1, "paths": run.table.rows.iter().map(row_json).collect::<Vec<_>>()},
     })
 }

@@ -2,10 +2,10 @@
 //! run's flame graph and statistics, every run, and (with several runs) the
 //! summary across them. Comparisons of two groups are asked for separately.
 
-use crate::analysis::evobench::{summary, Field, FlameGraph, Stats};
+use crate::formats::evobench::analysis::{summary, Field, FlameGraph, Stats};
+use crate::formats::evobench::report::runs;
 use crate::formats::evobench::TimingKind;
 use crate::reconcile::Analysis;
-use crate::report::evobench::runs;
 use serde::{Deserialize, Serialize};
 
 /// A value of `kind` as people read it: a duration for times (real time in
