@@ -3,11 +3,11 @@
 //! every speedscope edge case equal to speedscope's own snapshot; partial
 //! arrays, negative times, flows and Bazel's critical path.
 
-use longpole_core::analysis::trace_stacks::ThreadStacks;
+use longpole_core::formats::chrome_trace::reconcile::thread_stacks;
+use longpole_core::formats::chrome_trace::trace_stacks::ThreadStacks;
 use longpole_core::formats::chrome_trace::ChromeTrace;
 use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
-use longpole_core::reconcile::chrome_trace::thread_stacks;
 use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
 use std::path::PathBuf;
@@ -99,7 +99,7 @@ fn speedscope_profiles(t: &ChromeTrace) -> Vec<Profile> {
         profiles.push((format!("{}:{}", zero_pad(pid), zero_pad(tid)), name, s));
     }
     profiles.sort_by(|a, b| a.0.cmp(&b.0));
-    let by_name = t.hermes || longpole_core::reconcile::chrome_trace::sampled(t);
+    let by_name = t.hermes || longpole_core::formats::chrome_trace::reconcile::sampled(t);
     profiles
         .into_iter()
         .map(|(_, name, s)| {

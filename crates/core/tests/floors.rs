@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 /// The floors, lowest first.
 const FLOORS: &[&str] = &["ground", "model", "analysis", "layout", "output", "formats", "dispatch"];
 
-/// Top-level modules and the floor each is on (a folder's files are on its
-/// floor unless [`format_of`] gives them a format).
+/// Top-level modules and the floor each is on (a format's folder under
+/// `formats/` is on the formats floor, with its format: [`format_of`]).
 const MODULES: &[(&str, &str)] = &[
     ("chunk_list", "ground"),
     ("decompress", "ground"),
@@ -43,17 +43,6 @@ const MODULES: &[(&str, &str)] = &[
     ("lib", "dispatch"),
 ];
 
-/// File names outside `formats/` that are about one format only, and the
-/// format (its folder under `formats/`).
-const FORMAT_FILES: &[(&str, &str)] = &[
-    ("bazel", "chrome_trace"),
-    ("chrome", "chrome_trace"),
-    ("chrome_trace", "chrome_trace"),
-    ("trace_stacks", "chrome_trace"),
-    ("distbuild", "distbuild"),
-    ("ya_evlog", "ya_evlog"),
-];
-
 /// Formats whose files are read together, so one may use the other's.
 const FORMAT_PAIRS: &[(&str, &str)] = &[("distbuild", "ya_graph"), ("ya_evlog", "ya_graph")];
 
@@ -70,10 +59,12 @@ const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside th
 const KNOWN: &[(&str, &str, &str)] = &[
     ("analysis/no_path.rs", "reconcile/mod.rs", RUN_TYPES),
     ("export/html.rs", "view/mod.rs", VIEW_TYPES),
-    ("export/run.rs", "export/chrome.rs", EXPORT_RUN),
     ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
     ("export/run.rs", "report/mod.rs", EXPORT_RUN),
     ("export/run.rs", "view/mod.rs", EXPORT_RUN),
+    ("formats/chrome_trace/bazel/view.rs", "view/mod.rs", VIEW_TYPES),
+    ("formats/chrome_trace/report.rs", "reconcile/mod.rs", RUN_TYPES),
+    ("formats/chrome_trace/view.rs", "view/mod.rs", VIEW_TYPES),
     ("formats/evobench/report.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/evobench/view.rs", "reconcile/mod.rs", RUN_TYPES),
     ("formats/ghc_eventlog/report.rs", "reconcile/mod.rs", RUN_TYPES),
@@ -85,10 +76,9 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("formats/starrocks_profile/view.rs", "view/mod.rs", VIEW_TYPES),
     ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),
     ("render/timeline_svg.rs", "view/mod.rs", VIEW_TYPES),
-    ("report/chrome.rs", "reconcile/mod.rs", RUN_TYPES),
     ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("view/bazel.rs", "view/mod.rs", VIEW_TYPES),
-    ("view/chrome.rs", "view/mod.rs", VIEW_TYPES),
+    ("view/mod.rs", "formats/chrome_trace/bazel/view.rs", VIEW_TYPES),
+    ("view/mod.rs", "formats/chrome_trace/view.rs", VIEW_TYPES),
     ("view/mod.rs", "formats/ghc_eventlog/view.rs", VIEW_TYPES),
     ("view/mod.rs", "formats/monetdb_mal/view.rs", VIEW_TYPES),
     ("view/mod.rs", "formats/starrocks_profile/view.rs", VIEW_TYPES),
@@ -124,16 +114,12 @@ fn is_test(file: &str) -> bool {
     name == "tests.rs" || name.ends_with("_tests.rs") || name == "test_support.rs"
 }
 
-/// The format a file belongs to, if it is about one format only.
+/// The format a file belongs to: the folder it is in under `formats/`
+/// (`formats/mod.rs` and `formats/read_ahead.rs` are the formats' shared
+/// interface, on the formats floor with no format).
 fn format_of(file: &str) -> Option<String> {
     let parts: Vec<&str> = file.trim_end_matches(".rs").split('/').collect();
-    if parts[0] == "formats" && parts.len() > 1 && parts[1] != "mod" && parts[1] != "read_ahead" {
-        return Some(parts[1].to_owned());
-    }
-    if parts.len() > 1 && parts.last() == Some(&"mod") && parts.len() == 2 {
-        return None;
-    }
-    parts[1..].iter().find_map(|p| FORMAT_FILES.iter().find(|(n, _)| n == p).map(|(_, f)| (*f).to_owned()))
+    (parts[0] == "formats" && parts.len() > 2).then(|| parts[1].to_owned())
 }
 
 fn place(file: &str) -> Place {

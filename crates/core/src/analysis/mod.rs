@@ -1,10 +1,8 @@
 //! Analyses of a model: they read the [`crate::model::Model`] and nothing
 //! of any format's own structures.
 
-pub mod bazel;
 pub mod critical_path;
 pub mod graph;
 pub mod no_path;
 pub mod top;
-pub mod trace_stacks;
 pub mod ya_stat;

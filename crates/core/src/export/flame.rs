@@ -80,7 +80,7 @@ pub fn folded(graph: &FlameGraph, m: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::trace_stacks::{flame, Call, Edge, ThreadStacks};
+    use crate::formats::chrome_trace::trace_stacks::{flame, Call, Edge, ThreadStacks};
 
     #[test]
     fn folded_stacks_are_as_long_as_measured_and_escape_separators() {

@@ -5,11 +5,6 @@
 //! joined (a distbuild log with its build graph, the traces of one
 //! distributed query) and turned into the common [`Model`].
 
-pub mod bazel;
-pub mod chrome_trace;
-mod distbuild;
-mod ya_evlog;
-
 use crate::diagnostics::{Position, Severity};
 use crate::formats::ghc_eventlog::ReadEventlog;
 use crate::formats::ya_graph::BuildGraph;
@@ -74,7 +69,7 @@ pub enum Detail {
     /// A StarRocks query's fragments, pipelines, operators, checks and skew.
     StarRocks(Box<crate::formats::starrocks_profile::run::StarRocksRun>),
     /// A Chrome trace's counts, counters, flame graph and Bazel's critical path.
-    Chrome(Box<chrome_trace::ChromeRun>),
+    Chrome(Box<crate::formats::chrome_trace::reconcile::ChromeRun>),
 }
 
 /// Everything the user gave, read and reconciled.
@@ -153,13 +148,13 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
                 Timed::Distbuild(log) => Dataset {
                     format: FormatId::Distbuild,
                     inputs,
-                    model: distbuild::model(*log, graph),
+                    model: crate::formats::distbuild::model::model(*log, graph),
                     detail: Detail::Ya,
                 },
                 Timed::Evlog(log) => Dataset {
                     format: FormatId::YaEvlog,
                     inputs,
-                    model: ya_evlog::model(&log, graph.as_deref()),
+                    model: crate::formats::ya_evlog::model::model(&log, graph.as_deref()),
                     detail: Detail::Ya,
                 },
             }
@@ -222,7 +217,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         });
     }
     for (i, trace) in chrome_traces {
-        let (model, run) = chrome_trace::reconcile(&trace, &mut infos[i].diagnostics, join);
+        let (model, run) = crate::formats::chrome_trace::reconcile::reconcile(&trace, &mut infos[i].diagnostics, join);
         datasets.push(Dataset {
             format: FormatId::ChromeTrace,
             inputs: vec![i],

@@ -2,8 +2,6 @@
 //! format and diagnostics, per dataset its format's report (and, for
 //! several evobench runs, their summary under `evobench_summary`).
 
-mod bazel;
-mod chrome;
 pub mod ms;
 pub mod python;
 pub mod ya;
@@ -59,7 +57,7 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
                 Detail::Ninja(_) => crate::formats::ninja_log::report::ninja_json(d),
                 Detail::Evobench(_) => evobench_json(d),
                 Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_json(d),
-                Detail::Chrome(_) => chrome::chrome_json(d),
+                Detail::Chrome(_) => crate::formats::chrome_trace::report::chrome_json(d),
             };
             if let Some(no_path) = no_path(d) {
                 without_paths_json(&mut report, &no_path);
@@ -137,7 +135,7 @@ fn dataset_text_with(d: &Dataset, join: Join<'_>) -> String {
         Detail::Ninja(_) => crate::formats::ninja_log::report::ninja_text(d),
         Detail::Evobench(_) => evobench_text(d),
         Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_text(d),
-        Detail::Chrome(_) => chrome::chrome_text(d),
+        Detail::Chrome(_) => crate::formats::chrome_trace::report::chrome_text(d),
     }
 }
 

@@ -99,7 +99,7 @@ impl FlameLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::trace_stacks::{flame, Call, Edge, ThreadStacks};
+    use crate::formats::chrome_trace::trace_stacks::{flame, Call, Edge, ThreadStacks};
 
     #[test]
     fn frames_carry_their_names_paths_and_values_and_the_crumbs_lead_to_the_root() {

@@ -14,17 +14,15 @@ use crate::reconcile::{Dataset, Detail};
 use crate::report::YaReport;
 use serde::{Deserialize, Serialize};
 
-mod bazel;
-mod chrome;
 mod flame;
 mod program;
 
+pub use crate::formats::chrome_trace::bazel::view::BazelView;
+pub use crate::formats::chrome_trace::view::ChromeView;
 pub use crate::formats::evobench::view::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
 pub use crate::formats::ghc_eventlog::view::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
 pub use crate::formats::monetdb_mal::view::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
 pub use crate::formats::starrocks_profile::view::{NodeRow, OperatorRow, SkewRow, StarRocksView};
-pub use bazel::BazelView;
-pub use chrome::ChromeView;
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use program::LONGEST;
 
@@ -223,7 +221,7 @@ fn breakdown(model: &Model, steps: &[TaskRow]) -> Vec<Share> {
     parts
 }
 
-fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps: Option<&[Nanos]>) -> PathView {
+pub(crate) fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps: Option<&[Nanos]>) -> PathView {
     let steps: Vec<TaskRow> = path
         .tasks
         .iter()

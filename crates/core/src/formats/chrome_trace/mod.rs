@@ -36,9 +36,9 @@
 //! metadata values; the file is not kept (memory grows with the events
 //! kept, not with the text), so it cannot be written back.
 //!
-//! **Mapping.** See [`crate::reconcile::chrome_trace`]: one lane per
+//! **Mapping.** See [`crate::formats::chrome_trace::reconcile`]: one lane per
 //! (pid, tid), slices matched as speedscope matches them
-//! ([`crate::analysis::trace_stacks`]), async spans on lanes of their own,
+//! ([`crate::formats::chrome_trace::trace_stacks`]), async spans on lanes of their own,
 //! flows as dependencies, counters as series.
 //!
 //! **Caveats.** Top-level members other than the event arrays are held
@@ -47,13 +47,18 @@
 //! stays `1.0`).
 
 mod ahead;
+pub mod bazel;
 mod event;
 mod fast;
 mod js;
 mod raw;
 mod reader;
+pub mod reconcile;
+pub(crate) mod report;
 #[cfg(test)]
 mod tests;
+pub mod trace_stacks;
+pub mod view;
 
 pub use ahead::EventsAhead;
 pub use js::js_stringify;

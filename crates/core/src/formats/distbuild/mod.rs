@@ -46,6 +46,7 @@ mod ahead;
 mod binder;
 mod line;
 mod log;
+pub(crate) mod model;
 mod reconcile;
 
 pub use ahead::LinesAhead;

@@ -5,13 +5,13 @@
 //! (actions by mnemonic, where their time went, garbage collection, jobs)
 //! and the suggestions.
 
-use super::ms::Ms;
-use crate::analysis::bazel::paths;
-use crate::analysis::bazel::suggest::suggestions;
-use crate::analysis::bazel::summary::{summary, BazelSummary};
+use crate::formats::chrome_trace::bazel::analysis::paths;
+use crate::formats::chrome_trace::bazel::analysis::suggest::suggestions;
+use crate::formats::chrome_trace::bazel::analysis::summary::{summary, BazelSummary};
+use crate::formats::chrome_trace::bazel::{BazelRun, PathStep};
 use crate::model::{Model, Nanos};
 use crate::numbers::duration_label;
-use crate::reconcile::bazel::{BazelRun, PathStep};
+use crate::report::ms::Ms;
 use serde_json::{json, Value};
 use std::fmt::Write;
 

@@ -28,6 +28,8 @@
 //! **Caveats.** A line that is not a JSON object is reported and skipped; a
 //! binary line (a NUL byte) ends the log.
 
+pub(crate) mod model;
+
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;

@@ -2,7 +2,7 @@
 //! graph's run → run edges (ya's `create_graph_with_local_log`), and the
 //! build's stages as phases.
 
-use crate::formats::ya_evlog::Evlog;
+use super::Evlog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::hash::FastMap;
 use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
@@ -10,7 +10,7 @@ use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
 /// The lane of the build's stages.
 const STAGES_LANE: &str = "stages";
 
-pub(super) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
+pub(crate) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     let mut b = ModelBuilder::new();
     // ya keys run tasks by uid; a later entry of the same uid overwrites the times.
     let mut run_of_uid: FastMap<&str, TaskId> = FastMap::default();

@@ -1,7 +1,7 @@
 //! A distbuild [`Log`] as a [`Model`]: the build graph names and types the
 //! run tasks, and ya's dependency edges are added in ya's order.
 
-use crate::formats::distbuild::{Log, RunRef};
+use super::{Log, RunRef};
 use crate::formats::ya_graph::{BuildGraph, GraphNode};
 use crate::hash::FastMap;
 use crate::model::{KindId, Model, ModelBuilder, TaskId, NANOS_PER_MS};
@@ -16,7 +16,7 @@ const UNKNOWN_KIND: &str = "UNKNOWN";
 /// build-graph dependencies, the longest prepare task of its host. A graph
 /// given owned is freed once its edges are recorded, before the model's
 /// dependency lists are made.
-pub(super) fn model(log: Log, graph: Option<Cow<'_, BuildGraph>>) -> Model {
+pub(crate) fn model(log: Log, graph: Option<Cow<'_, BuildGraph>>) -> Model {
     let Log { mut builder, runs, copies, longest_prepare, window, .. } = log;
     let mut run_of_uid: Vec<Option<TaskId>> = Vec::new();
     for r in &runs {

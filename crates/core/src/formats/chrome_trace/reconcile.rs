@@ -5,7 +5,7 @@
 //! the ids are added when two lanes would share a name), ordered by
 //! process sort index, pid, thread sort index, tid. Slices: `B`/`E`/`X`
 //! matched per thread as speedscope matches them
-//! ([`crate::analysis::trace_stacks`]), each a task of kind `cat` (or its
+//! ([`crate::formats::chrome_trace::trace_stacks`]), each a task of kind `cat` (or its
 //! name when it has none); calls left open end at the thread's last time.
 //! Instants are zero-length tasks of kind `instant`, on their thread's lane
 //! (scope `t`), on `process / instants` (scope `p`) or on `global instants`
@@ -17,8 +17,8 @@
 //! Counters become series of the [`ChromeRun`]. A Bazel profile's own
 //! critical path and facts come from [`super::bazel`].
 
-use crate::analysis::trace_stacks::{self, Call, Edge, StackFrameName, ThreadStacks};
 use crate::diagnostics::{Diagnostics, Position, Severity};
+use crate::formats::chrome_trace::trace_stacks::{self, Call, Edge, StackFrameName, ThreadStacks};
 use crate::formats::chrome_trace::{ChromeTrace, Scope, SlicePhase};
 use crate::hash::{FastMap, FastSet};
 use crate::join::{in_turn, Join};

@@ -1,14 +1,14 @@
 //! A Bazel profile's analyses, on its model and its
-//! [`BazelRun`](crate::reconcile::bazel::BazelRun): Bazel's critical path as
+//! [`BazelRun`](crate::formats::chrome_trace::bazel::BazelRun): Bazel's critical path as
 //! both paths ([`paths`]) and the summary that `bazel analyze-profile` and
 //! EngFlow's bazel_invocation_analyzer give.
 
 pub mod suggest;
 pub mod summary;
 
-use super::critical_path::Path;
+use crate::analysis::critical_path::Path;
+use crate::formats::chrome_trace::bazel::{BazelRun, PathStep};
 use crate::model::{Model, Nanos, TaskId};
-use crate::reconcile::bazel::{BazelRun, PathStep};
 
 /// Bazel's critical path as the two paths: the critical path (its steps,
 /// Bazel's total) and the blocking chain (the same steps, from the first

@@ -6,9 +6,9 @@
 //! how much of it fell on the critical path, the actions running over time
 //! against the job count, and the stretches where few ran.
 
+use crate::formats::chrome_trace::bazel::{evaluator_number, BazelRun, PathStep};
 use crate::hash::FastSet;
 use crate::model::{Model, Nanos, TaskId};
-use crate::reconcile::bazel::{evaluator_number, BazelRun, PathStep};
 use serde::{Deserialize, Serialize};
 
 /// Where an action's time goes: (group, categories, `general information`

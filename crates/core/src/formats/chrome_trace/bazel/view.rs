@@ -1,16 +1,16 @@
 //! A Bazel profile for the page: Bazel's own critical path, each
 //! component on the action it names, with Bazel's total, is the critical
 //! path; the same steps with the time waited between them are the
-//! blocking chain ([`crate::analysis::bazel::paths`]); its [`BazelView`]
+//! blocking chain ([`crate::formats::chrome_trace::bazel::analysis::paths`]); its [`BazelView`]
 //! is the summary and the suggestions.
 
-use super::{path_view, RunView, Series};
-use crate::analysis::bazel::paths;
-use crate::analysis::bazel::suggest::{suggestions, Suggestion};
-use crate::analysis::bazel::summary::{summary, BazelSummary};
+use crate::formats::chrome_trace::bazel::analysis::paths;
+use crate::formats::chrome_trace::bazel::analysis::suggest::{suggestions, Suggestion};
+use crate::formats::chrome_trace::bazel::analysis::summary::{summary, BazelSummary};
+use crate::formats::chrome_trace::bazel::BazelRun;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
-use crate::reconcile::bazel::BazelRun;
+use crate::view::{path_view, RunView, Series};
 use serde::{Deserialize, Serialize};
 
 /// A Bazel profile's summary for the page.
@@ -49,7 +49,7 @@ impl BazelView {
 impl RunView {
     /// Puts Bazel's critical path in place of the paths over the model's
     /// dependencies (a profile without one keeps them).
-    pub(super) fn with_bazel_path(&mut self, model: &Model, run: &BazelRun, index: &TimelineIndex) {
+    pub(crate) fn with_bazel_path(&mut self, model: &Model, run: &BazelRun, index: &TimelineIndex) {
         let Some(p) = paths(model, run) else { return };
         self.critical_path = path_view(model, index, &p.critical, None);
         self.blocking_chain = path_view(model, index, &p.blocking, Some(&p.gaps));

@@ -3,14 +3,14 @@
 //! dependencies; Bazel's own critical path; the longest slices and the
 //! flame graph's hottest path.
 
-use super::ms::Ms;
-use super::ya::YaReport;
 use crate::analysis::top::top;
+use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::chrome_trace::ChromeRun;
 use crate::reconcile::{Dataset, Detail};
+use crate::report::ms::Ms;
+use crate::report::ya::YaReport;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;
@@ -55,8 +55,8 @@ pub fn chrome_json(d: &Dataset) -> Value {
         "unterminated": run.unterminated,
     });
     if let Some(bazel) = run.bazel.as_deref() {
-        super::bazel::bazel_path_json(m, bazel, &mut v);
-        v["bazel"] = super::bazel::bazel_json(m, bazel);
+        super::bazel::report::bazel_path_json(m, bazel, &mut v);
+        v["bazel"] = super::bazel::report::bazel_json(m, bazel);
     }
     v["longest"] = longest(m).iter().map(|&t| task_json(m, t)).collect();
     let f = &run.flame;
@@ -115,7 +115,7 @@ pub fn chrome_text(d: &Dataset) -> String {
         path_text(&mut out, m, "Blocking chain", r.blocking.total, &r.blocking.tasks);
     }
     if let Some(bazel) = run.bazel.as_deref() {
-        super::bazel::bazel_summary_text(&mut out, m, bazel);
+        super::bazel::report::bazel_summary_text(&mut out, m, bazel);
     }
     let _ = writeln!(out, "\nLongest slices:");
     for t in longest(m) {

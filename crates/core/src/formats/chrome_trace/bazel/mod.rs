@@ -7,7 +7,10 @@
 //! A trace is Bazel's when it has a `build phase marker` or a `critical
 //! path component` event.
 
+pub mod analysis;
 pub mod path;
+pub(crate) mod report;
+pub mod view;
 
 use crate::diagnostics::Diagnostics;
 use crate::formats::chrome_trace::ChromeTrace;

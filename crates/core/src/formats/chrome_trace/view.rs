@@ -2,12 +2,12 @@
 //! over its flows: the flame graph of its stacks, Bazel's own critical
 //! path, events by phase and the counter series available.
 
-use super::{task_row, RunView, TaskRow};
+use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::flame::FlameGraph;
 use crate::model::Model;
-use crate::reconcile::chrome_trace::ChromeRun;
+use crate::view::{task_row, RunView, TaskRow};
 use serde::{Deserialize, Serialize};
 
 /// A Chrome trace's own view.
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 pub struct ChromeView {
     /// The flame graph of every thread's stacks (one measure: time, ns).
     /// Not serialized: it can hold hundreds of thousands of nodes, so the
-    /// worker keeps it and sends [`super::FlameLayout`]s of it.
+    /// worker keeps it and sends [`crate::view::FlameLayout`]s of it.
     #[serde(skip)]
     pub flame: FlameGraph,
     /// Bazel's own critical path, in Bazel's order: each component's
@@ -28,7 +28,7 @@ pub struct ChromeView {
     /// Dependencies made from flows.
     pub flows: u64,
     /// A Bazel profile's summary and suggestions.
-    pub bazel: Option<super::BazelView>,
+    pub bazel: Option<super::bazel::view::BazelView>,
 }
 
 impl RunView {
@@ -41,7 +41,7 @@ impl RunView {
             by_phase: run.by_phase.iter().map(|(p, n)| (p.clone(), *n)).collect(),
             counters: run.counters.iter().map(|c| (c.name.clone(), c.process.clone(), c.points.len() as u64)).collect(),
             flows: run.flows,
-            bazel: run.bazel.as_deref().map(|b| super::BazelView::of(model, b)),
+            bazel: run.bazel.as_deref().map(|b| super::bazel::view::BazelView::of(model, b)),
         };
         let mut view = RunView { chrome: Some(chrome), ..RunView::of_ya(model, FormatId::ChromeTrace, index) };
         if let Some(bazel) = run.bazel.as_deref() {
