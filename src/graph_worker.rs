@@ -12,7 +12,7 @@
 //! or stopped on an internal error.
 
 use crate::protocol::{Request, Response};
-use crate::worker::{js_error, read_file, Stop, PROGRESS_EVERY_MS, SLICE};
+use crate::worker_io::{js_error, memory_bytes, read_file, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use longpole_core::formats::ya_graph::{BuildGraph, GraphParts};
 use longpole_core::formats::{FormatId, Parsed};
@@ -281,7 +281,7 @@ pub fn serve(file: File) {
             post(&message(&failed.to_json()), &Array::new());
             return;
         };
-        let memory_bytes = crate::worker::memory_bytes();
+        let memory_bytes = memory_bytes();
         let GraphParts { strings, string_ends, nodes, deps, descriptions, metas, members } = parts;
         let m = message(&SideMessage::Graph { info, metas, members, memory_bytes }.to_json());
         let transfer = Array::new();

@@ -6,6 +6,7 @@
 
 pub mod components;
 pub mod download;
+pub mod finished;
 pub mod format;
 pub mod graph_worker;
 pub mod hooks;
@@ -15,3 +16,4 @@ pub mod shared;
 pub mod state;
 pub mod warm_up;
 pub mod worker;
+pub mod worker_io;

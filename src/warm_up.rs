@@ -16,8 +16,9 @@
 //! handled in between, and any message stops it: a dropped file never
 //! waits for more than one step.
 
+use crate::finished::conclude;
 use crate::protocol::Response;
-use crate::worker::{conclude, feed, post, sleep};
+use crate::worker_io::{feed, post, sleep};
 use longpole_core::export::run::{export, Target};
 use longpole_core::{reconcile, Analysis, Ingest, Input};
 use longpole_distbuild_sim::{graph, simulate, write_graph_json, Config};

@@ -6,16 +6,17 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
+use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
-use crate::protocol::{first_bars, EncodeError, Export, Progress, Request, Response, RunId, FILE_MESSAGE};
-use js_sys::{Array, Promise, Reflect, Uint8Array};
+use crate::protocol::{Export, Progress, Request, Response, RunId, FILE_MESSAGE};
+use crate::worker_io::{memory_bytes, post, read_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
+use js_sys::{Array, Reflect, Uint8Array};
 use longpole_core::export::flame::{folded, folded_len};
-use longpole_core::export::run::{export, full_view, Target};
+use longpole_core::export::run::{export, Target};
 use longpole_core::formats::evobench::analysis::Field;
 use longpole_core::formats::evobench::export::{statistics_csv, statistics_xlsx};
 use longpole_core::formats::evobench::report::{analysis_comparison, runs};
 use longpole_core::formats::evobench::TimingKind;
-use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::layout::{flame, graph};
 use longpole_core::memory_budget::{mib, shell_quote, MemoryBudget, WASM_LIMIT};
 use longpole_core::model::TaskId;
@@ -23,38 +24,13 @@ use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
 use longpole_core::view::{summary_rows, FlameLayout, RunView, TaskDetails};
-use longpole_core::{reconcile, Analysis, Ingest, Input, Summary};
+use longpole_core::{reconcile, Analysis, Ingest, Input};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
-use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
-
-/// Bytes read per slice: Chromium hands a worker a file at about 370 MB/s
-/// in 4 MiB slices and 715 MB/s in 16 MiB ones (measured here), and that
-/// reading takes CPU the parse needs.
-pub const SLICE: usize = 16 << 20;
-/// Bytes handed to the core per call. V8 first runs WebAssembly in its
-/// baseline tier and swaps in optimized code only when a function is next
-/// called, so the parse loop is entered afresh every MiB instead of
-/// running a whole slice unoptimized. (A quarter MiB was no faster and, for
-/// a 1 GB log, left WebAssembly's memory 340 MB higher: 864 MB against 521.)
-const FEED: usize = 1 << 20;
-/// Least time between two progress messages, in ms.
-pub const PROGRESS_EVERY_MS: f64 = 100.0;
-
-fn scope() -> DedicatedWorkerGlobalScope {
-    js_sys::global().unchecked_into()
-}
-
-/// Posts `response` to the page; if it cannot be encoded, posts instead a
-/// failure naming the message and its run.
-pub fn post(response: &Response) {
-    let json = response.to_json().unwrap_or_else(|e| encode_failure(&e));
-    // A failed post means the page is gone; there is nobody left to tell.
-    let _ = scope().post_message(&JsValue::from_str(&json));
-}
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{File, MessageEvent};
 
 /// Posts a made file to the page, its bytes moved rather than copied into
 /// JSON (see [`FILE_MESSAGE`]).
@@ -97,22 +73,6 @@ fn folded_refusal(l: &Loaded, m: usize) -> Option<String> {
         files.join(" ")
     ))
 }
-
-/// A [`Response::Failed`] about a message that could not be encoded, built
-/// as a JSON value (whose text form cannot fail).
-fn encode_failure(e: &EncodeError) -> String {
-    let message = format!("longpole's analysis worker {e}; please report this");
-    serde_json::json!({ "type": "Failed", "run": e.run.unwrap_or(0), "message": message }).to_string()
-}
-
-/// The last finished run, kept for the views' questions.
-pub struct Loaded {
-    run: RunId,
-    analysis: Analysis,
-    index: TimelineIndex,
-    view: Option<RunView>,
-}
-
 type Shared = Rc<RefCell<Option<Loaded>>>;
 
 /// Answers a view's question about the loaded run.
@@ -292,15 +252,6 @@ pub fn start() {
     spawn_local(crate::warm_up::warm_up(asked));
 }
 
-/// Why reading stopped early.
-#[derive(Debug, PartialEq)]
-pub enum Stop {
-    /// The caller asked to stop (a cancel, or a newer run).
-    Cancelled,
-    /// The input could not be read; the message names file, position and bytes.
-    Failed(String),
-}
-
 async fn analyze(run: RunId, files: Vec<File>, memory_limit: Option<u64>, current: Rc<Cell<RunId>>, loaded: Shared) {
     let began = js_sys::Date::now();
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
@@ -314,36 +265,6 @@ async fn analyze(run: RunId, files: Vec<File>, memory_limit: Option<u64>, curren
         Err(Stop::Failed(message)) => Response::Failed { run, message },
     };
     post(&response);
-}
-
-/// What run `run`, begun at `began` (ms since the epoch), sends the page
-/// once its files are read into `analysis`, and what the worker keeps for
-/// the views' questions. `with_sides` is the memory the second workers held
-/// with this one (see [`read_all`]).
-pub fn conclude(run: RunId, analysis: Analysis, began: f64, with_sides: u64) -> (Response, Loaded) {
-    let summary = Summary::of(&analysis);
-    let (index, view) = match analysis.datasets.first() {
-        Some(d) => {
-            let index = TimelineIndex::new(&d.model);
-            let view = full_view(&analysis, d, &index);
-            (index, Some(view))
-        }
-        None => (TimelineIndex::default(), None),
-    };
-    let memory_bytes = memory_bytes().max(with_sides);
-    let bars = match (analysis.datasets.first(), view.as_ref().and_then(first_bars)) {
-        (Some(d), Some((viewport, lanes))) => index.bars(&d.model, viewport, lanes),
-        _ => Vec::new(),
-    };
-    let response = Response::Done {
-        run,
-        summary,
-        view: view.clone().map(Box::new),
-        bars,
-        elapsed_ms: js_sys::Date::now() - began,
-        memory_bytes,
-    };
-    (response, Loaded { run, analysis, index, view })
 }
 
 /// Posts a run's reading progress, at most every [`PROGRESS_EVERY_MS`].
@@ -488,76 +409,4 @@ async fn read_all(
         inputs[index] = Some(input);
     }
     Ok((reconcile(inputs.into_iter().flatten().collect()), with_sides))
-}
-
-/// Reads `file` in slices of `slice` bytes through an [`Ingest`].
-///
-/// After each slice `between(ingest, bytes)` is told how many bytes came;
-/// returning false stops the reading with [`Stop::Cancelled`]. Each slice is
-/// awaited, so the worker's other messages (a cancel) are handled meanwhile.
-/// The next slice is asked for before this one is parsed, so the browser
-/// reads the file while the core parses it.
-pub async fn read_file(
-    file: &File,
-    slice: usize,
-    mut between: impl FnMut(&Ingest, u64) -> bool,
-) -> Result<Input, Stop> {
-    let name = file.name();
-    let failed = |e: String| Stop::Failed(format!("{name}: cannot read the file: {e}"));
-    let mut ingest = Ingest::new(&name);
-    let mut buf = vec![0u8; slice.max(1)];
-    let size = file.size();
-    ingest.expect_bytes(size as u64);
-    let step = buf.len() as f64;
-    let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
-    let mut at = 0.0;
-    while let Some(asked) = next.take() {
-        let array = asked.map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
-        at = (at + step).min(size);
-        if at < size {
-            next = Some(ask_slice(file, at, (at + step).min(size)));
-        }
-        let bytes = Uint8Array::new(&array);
-        let n = (bytes.length() as usize).min(buf.len());
-        bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
-        if !between(&ingest, n as u64) {
-            return Err(Stop::Cancelled);
-        }
-    }
-    ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
-}
-
-/// Hands `bytes` to `ingest` in pieces of [`FEED`] bytes.
-pub fn feed(ingest: &mut Ingest, bytes: &[u8]) -> Result<(), longpole_core::Error> {
-    bytes.chunks(FEED).try_for_each(|piece| ingest.feed(piece))
-}
-
-/// Resolves after `ms` milliseconds, the worker's messages handled meanwhile.
-pub fn sleep(ms: i32) -> JsFuture {
-    JsFuture::from(Promise::new(&mut |resolve, _reject| {
-        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    }))
-}
-
-/// This worker's WebAssembly memory, bytes (it only ever grows).
-pub fn memory_bytes() -> u64 {
-    wasm_bindgen::memory()
-        .unchecked_into::<js_sys::WebAssembly::Memory>()
-        .buffer()
-        .unchecked_into::<js_sys::ArrayBuffer>()
-        .byte_length() as u64
-}
-
-/// The message of a JavaScript error.
-pub fn js_error(e: JsValue) -> String {
-    e.as_string()
-        .or_else(|| Reflect::get(&e, &"message".into()).ok()?.as_string())
-        .unwrap_or_else(|| "unknown error".into())
-}
-
-/// Starts reading bytes `start..end` of `file`; the future gives them.
-fn ask_slice(file: &File, start: f64, end: f64) -> Result<JsFuture, String> {
-    let blob = file.slice_with_f64_and_f64(start, end).map_err(js_error)?;
-    Ok(JsFuture::from(blob.array_buffer()))
 }

@@ -2,7 +2,7 @@
 //! user marks, time per kind, longest spans and event types.
 
 use super::data_table::{count, span, text, time, Cell, Key, Row, Table};
-use super::tables::{by_type_table, task_rows};
+use super::run_tables::{by_type_table, task_rows};
 use longpole_core::view::{GhcView, RunView};
 
 fn bytes(b: Option<u64>) -> Cell {

@@ -3,7 +3,7 @@
 //! threads' use and the idle stretches.
 
 use super::data_table::{count, span, text, time, Row, Table};
-use super::tables::{by_type_table, path_tables, task_rows};
+use super::run_tables::{by_type_table, path_tables, task_rows};
 use longpole_core::formats::monetdb_mal::analysis::OpStats;
 use longpole_core::view::{MalView, RunView};
 

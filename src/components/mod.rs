@@ -24,6 +24,7 @@ mod path_list;
 mod pipeline_chart;
 mod reading;
 mod run_facts;
+mod run_tables;
 mod run_view;
 mod starrocks_tables;
 mod summary_view;

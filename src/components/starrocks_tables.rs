@@ -4,7 +4,7 @@
 //! checks.
 
 use super::data_table::{count, span, text, Cell, Row, Table};
-use super::tables::{by_type_table, path_tables};
+use super::run_tables::{by_type_table, path_tables};
 use longpole_core::formats::starrocks_profile::nodes::Level;
 use longpole_core::view::{NodeRow, RunView, StarRocksView};
 

@@ -92,18 +92,24 @@ struct Place {
     format: Option<String>,
 }
 
+/// The core's sources.
 fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// Every `.rs` file under `dir`, relative to the source root, `/`-separated.
-fn sources(dir: &Path, out: &mut Vec<String>) {
+/// The app's sources (the workspace's root crate).
+fn app_src() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../src")
+}
+
+/// Every `.rs` file under `dir`, relative to `root`, `/`-separated.
+fn sources(root: &Path, dir: &Path, out: &mut Vec<String>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
-            sources(&path, out);
+            sources(root, &path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path.strip_prefix(src()).unwrap().to_string_lossy().replace('\\', "/"));
+            out.push(path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"));
         }
     }
 }
@@ -181,10 +187,17 @@ fn imports(file: &str, text: &str) -> Vec<Vec<String>> {
     let module = module_of(file);
     let code = code(text);
     let mut out = Vec::new();
-    // `use` statements, with their groups expanded.
-    for stmt in code.split(';') {
-        let Some(at) = stmt.find("use ") else { continue };
-        let body: String = stmt[at + 4..].chars().filter(|c| !c.is_whitespace()).collect();
+    // `use` statements (a line starting with one), with their groups expanded.
+    let mut at = 0;
+    for line in code.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let t = line.trim_start();
+        let t = ["pub(crate) ", "pub(super) ", "pub "].iter().find_map(|v| t.strip_prefix(v)).unwrap_or(t);
+        let Some(rest) = t.strip_prefix("use ") else { continue };
+        let from = start + (line.len() - rest.len());
+        let Some(end) = code[from..].find(';') else { continue };
+        let body: String = code[from..from + end].chars().filter(|c| !c.is_whitespace()).collect();
         expand("", &body, &mut |p| out.extend(absolute(&module, p)));
     }
     // Paths in code: `crate::x::y` anywhere.
@@ -201,7 +214,8 @@ fn expand(prefix: &str, body: &str, each: &mut dyn FnMut(&str)) {
         each(&format!("{prefix}{body}"));
         return;
     };
-    let (head, inner) = (&body[..open], &body[open + 1..body.rfind('}').unwrap_or(body.len())]);
+    let close = body.rfind('}').filter(|&c| c > open).unwrap_or(body.len());
+    let (head, inner) = (&body[..open], &body[open + 1..close]);
     let (mut depth, mut from) = (0, 0);
     for (i, c) in inner.char_indices() {
         match c {
@@ -241,14 +255,19 @@ fn absolute(module: &[String], path: &str) -> Option<Vec<String>> {
     Some(base)
 }
 
-/// Every file's imports of other files: importer → imported files.
+/// Every core file's imports of other files: importer → imported files.
 fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
+    import_graph_of(&src())
+}
+
+/// The imports between the files of the crate whose sources are `root`.
+fn import_graph_of(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
-    sources(&src(), &mut files);
+    sources(root, root, &mut files);
     let all: BTreeSet<String> = files.iter().cloned().collect();
     let mut graph = BTreeMap::new();
     for file in files.iter().filter(|f| !is_test(f)) {
-        let text = std::fs::read_to_string(src().join(file)).unwrap();
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
         // A file's own test module is not part of it.
         let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap_or(&text);
         let imported: BTreeSet<String> = imports(file, text)
@@ -331,4 +350,21 @@ fn a_wrong_import_is_caught() {
             s("numbers.rs", "intern.rs", "they import each other"),
         ]
     );
+}
+
+/// The app has no floors, but no two of its files import each other
+/// either (the worker, its warm-up and its second workers share
+/// `worker_io.rs` and `finished.rs`; the per-format tables build on
+/// `run_tables.rs`).
+#[test]
+fn no_two_app_files_import_each_other() {
+    let graph = import_graph_of(&app_src());
+    assert!(graph.len() > 30, "the app's sources were read: {}", graph.len());
+    let both: Vec<String> = graph
+        .iter()
+        .flat_map(|(a, imported)| imported.iter().map(move |b| (a, b)))
+        .filter(|(a, b)| graph.get(*b).is_some_and(|t| t.contains(*a)))
+        .map(|(a, b)| format!("{a} ↔ {b}"))
+        .collect();
+    assert!(both.is_empty(), "app files that import each other:\n{}", both.join("\n"));
 }
