@@ -4,7 +4,6 @@
 
 use crate::protocol::{first_bars, Response, RunId};
 use crate::worker_io::memory_bytes;
-use longpole_core::export::run::full_view;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::view::RunView;
 use longpole_core::{Analysis, Summary};
@@ -30,7 +29,7 @@ pub fn conclude(run: RunId, analysis: Analysis, began: f64, with_sides: u64) -> 
     let (index, view) = match analysis.datasets.first() {
         Some(d) => {
             let index = TimelineIndex::new(&d.model);
-            let view = full_view(&analysis, d, &index);
+            let view = analysis.view(d, &index);
             (index, Some(view))
         }
         None => (TimelineIndex::default(), None),

@@ -13,6 +13,7 @@ pub mod hooks;
 pub mod protocol;
 pub mod samples;
 pub mod shared;
+pub mod shown;
 pub mod state;
 pub mod warm_up;
 pub mod worker;

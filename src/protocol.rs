@@ -8,9 +8,10 @@
 
 use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::analysis::Change;
+use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
-use longpole_core::view::{FlameLayout, RunView, StatRow, TaskDetails};
+use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
 

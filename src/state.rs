@@ -3,12 +3,14 @@
 
 use crate::protocol::{Progress, Response, RunId};
 use crate::shared::Shared;
+use crate::shown::Shown;
 use longpole_core::formats::evobench::analysis::Change;
+use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
-use longpole_core::view::{FlameLayout, RunView, StatRow, TaskDetails};
+use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
 use yew::Reducible;
@@ -34,7 +36,7 @@ pub enum Phase {
         /// What was found.
         summary: Shared<Summary>,
         /// What the views show, when the inputs make a run.
-        view: Option<Shared<RunView>>,
+        view: Option<Shared<Shown>>,
         /// How long it took, ms.
         elapsed_ms: f64,
         /// The worker's memory after the analysis, bytes.
@@ -159,7 +161,7 @@ impl Default for AppState {
 
 impl AppState {
     /// The view of the ready run, if any.
-    pub fn view(&self) -> Option<&Shared<RunView>> {
+    pub fn view(&self) -> Option<&Shared<Shown>> {
         match &self.phase {
             Phase::Ready { view, .. } => view.as_ref(),
             _ => None,
@@ -240,14 +242,19 @@ impl Reducible for AppState {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
                     };
-                    next.phase = Phase::Ready {
-                        names,
-                        summary: Shared::new(summary),
-                        view: view.map(|v| Shared::new(*v)),
-                        elapsed_ms,
-                        memory_bytes,
-                    };
-                    next.explore = Explore { bars: Shared::new(bars), ..Explore::default() };
+                    match view.map(|v| Shown::of(*v)).transpose() {
+                        Ok(view) => {
+                            next.phase = Phase::Ready {
+                                names,
+                                summary: Shared::new(summary),
+                                view: view.map(Shared::new),
+                                elapsed_ms,
+                                memory_bytes,
+                            };
+                            next.explore = Explore { bars: Shared::new(bars), ..Explore::default() };
+                        }
+                        Err(message) => next.phase = Phase::Failed { message },
+                    }
                 }
                 Response::Bars { run, rows, .. } if run == self.run => next.explore.bars = Shared::new(rows),
                 Response::Graph { run, layout } if run == self.run => next.explore.graph = Some(Shared::new(*layout)),

@@ -16,6 +16,7 @@ use longpole_core::export::run::{export, Target};
 use longpole_core::formats::evobench::analysis::Field;
 use longpole_core::formats::evobench::export::{statistics_csv, statistics_xlsx};
 use longpole_core::formats::evobench::report::{analysis_comparison, runs};
+use longpole_core::formats::evobench::view::summary_rows;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::{flame, graph};
 use longpole_core::memory_budget::{mib, shell_quote, MemoryBudget, WASM_LIMIT};
@@ -23,7 +24,7 @@ use longpole_core::model::TaskId;
 use longpole_core::render::flame_svg::flame_svg;
 use longpole_core::render::graph_svg::graph_svg;
 use longpole_core::render::timeline_svg::timeline_svg;
-use longpole_core::view::{summary_rows, FlameLayout, RunView, TaskDetails};
+use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::{reconcile, Analysis, Ingest, Input};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -59,7 +60,7 @@ const FOLDED_LIMIT: u64 = 1 << 30;
 /// Why the folded stacks of measure `m` of the loaded run are not made
 /// here, if they would be over [`FOLDED_LIMIT`], with the native command.
 fn folded_refusal(l: &Loaded, m: usize) -> Option<String> {
-    let len = folded_len(l.view.as_ref()?.flame()?, m);
+    let len = folded_len(l.view.as_ref()?.flame.as_ref()?, m);
     if len <= FOLDED_LIMIT {
         return None;
     }
@@ -88,9 +89,7 @@ fn answer(loaded: &Shared, request: Request) {
         Request::Details { run, task } if run == l.run && (task as usize) < model.tasks().len() => {
             Response::Details { run, details: Box::new(TaskDetails::of(model, &l.index, TaskId(task))) }
         }
-        Request::ReportText { run } if run == l.run => {
-            Response::ReportText { run, text: longpole_core::report::dataset_text(dataset) }
-        }
+        Request::ReportText { run } if run == l.run => Response::ReportText { run, text: dataset.text() },
         Request::Graph { run, unfold, chain, export } if run == l.run => {
             let Some(view) = &l.view else { return };
             let path = if chain { &view.blocking_chain } else { &view.critical_path };
@@ -115,7 +114,7 @@ fn answer(loaded: &Shared, request: Request) {
             }
         }
         Request::Flame { run, kind, root, icicle, export } if run == l.run => {
-            let Some(graph) = l.view.as_ref().and_then(RunView::flame) else { return };
+            let Some(graph) = l.view.as_ref().and_then(|v| v.flame.as_ref()) else { return };
             let m = usize::from(kind);
             if export {
                 let boxes = flame::layout(graph, m, root);
@@ -147,7 +146,7 @@ fn answer(loaded: &Shared, request: Request) {
                     (format!("{stem}.{}", target.extension()), target.mime(), bytes)
                 }
                 Export::Folded(kind) => {
-                    let Some(graph) = l.view.as_ref().and_then(RunView::flame) else { return };
+                    let Some(graph) = l.view.as_ref().and_then(|v| v.flame.as_ref()) else { return };
                     let m = usize::from(kind);
                     let name = graph.measures.get(m).map_or("stacks", |x| x.name.as_str());
                     (format!("longpole-{name}.folded"), "text/plain", folded(graph, m).into_bytes())

@@ -4,9 +4,9 @@
 
 use super::heap_chart::{step_path, H, W};
 use crate::format::group;
+use longpole_core::formats::chrome_trace::bazel::view::BazelView;
 use longpole_core::model::Nanos;
 use longpole_core::numbers::duration_label;
-use longpole_core::view::BazelView;
 use yew::prelude::*;
 
 /// Properties of [`BazelSummary`].

@@ -3,7 +3,7 @@
 //! stretches where fewer actions ran than jobs.
 
 use super::data_table::{count, span, text, time, Row, Table};
-use longpole_core::view::BazelView;
+use longpole_core::formats::chrome_trace::bazel::view::BazelView;
 
 fn row(cells: Vec<super::data_table::Cell>, what: &str) -> Row {
     Row { cells, task: None, haystack: what.to_lowercase() }

@@ -2,9 +2,10 @@
 //! run type, and waiting.
 
 use crate::shared::Shared;
+use crate::shown::Shown;
 use longpole_core::numbers::duration_label;
 use longpole_core::render::palette;
-use longpole_core::view::{PathView, RunView};
+use longpole_core::view::PathView;
 use yew::prelude::*;
 
 /// Properties of [`Breakdown`].
@@ -13,7 +14,7 @@ pub struct BreakdownProps {
     /// The path.
     pub path: PathView,
     /// The run (for kind colours).
-    pub view: Shared<RunView>,
+    pub view: Shared<Shown>,
 }
 
 /// The breakdown strip.

@@ -3,8 +3,8 @@
 
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
+use longpole_core::formats::evobench::view::RunRow;
 use longpole_core::formats::evobench::TimingKind;
-use longpole_core::view::RunRow;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

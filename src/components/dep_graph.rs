@@ -10,12 +10,12 @@
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId};
 use crate::shared::Shared;
+use crate::shown::Shown;
 use crate::state::Action;
 use longpole_core::layout::graph::{GraphLayout, NODE_H, NODE_W};
 use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::graph_view::{self, graph_view, GraphView};
 use longpole_core::render::palette;
-use longpole_core::view::RunView;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -25,7 +25,7 @@ pub struct DepGraphProps {
     /// The run.
     pub run: RunId,
     /// What the run holds.
-    pub view: Shared<RunView>,
+    pub view: Shared<Shown>,
     /// The layout, once the worker sent it.
     pub layout: Option<Shared<GraphLayout>>,
     /// Around the blocking chain instead of ya's path.

@@ -4,8 +4,8 @@
 
 use super::data_table::{count, span, text, Cell, Row, Table};
 use longpole_core::formats::evobench::analysis::Change;
+use longpole_core::formats::evobench::view::{show_value, EvobenchView, StatCells, StatRow};
 use longpole_core::formats::evobench::TimingKind;
-use longpole_core::view::{show_value, EvobenchView, StatCells, StatRow};
 
 /// Each kind's table id and title.
 const KIND_TABLES: [(&str, &str); 4] = [

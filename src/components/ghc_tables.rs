@@ -3,7 +3,8 @@
 
 use super::data_table::{count, span, text, time, Cell, Key, Row, Table};
 use super::run_tables::{by_type_table, task_rows};
-use longpole_core::view::{GhcView, RunView};
+use longpole_core::formats::ghc_eventlog::view::GhcView;
+use longpole_core::view::RunView;
 
 fn bytes(b: Option<u64>) -> Cell {
     match b {

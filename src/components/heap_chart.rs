@@ -3,8 +3,8 @@
 //! one scale; the total allocated is given in the legend.
 
 use crate::format::bytes;
+use longpole_core::formats::ghc_eventlog::view::HeapSeries;
 use longpole_core::model::Nanos;
-use longpole_core::view::HeapSeries;
 use std::fmt::Write;
 use yew::prelude::*;
 

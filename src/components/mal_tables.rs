@@ -5,7 +5,8 @@
 use super::data_table::{count, span, text, time, Row, Table};
 use super::run_tables::{by_type_table, path_tables, task_rows};
 use longpole_core::formats::monetdb_mal::analysis::OpStats;
-use longpole_core::view::{MalView, RunView};
+use longpole_core::formats::monetdb_mal::view::MalView;
+use longpole_core::view::RunView;
 
 fn op_rows(ops: &[OpStats]) -> Vec<Row> {
     ops.iter()

@@ -6,8 +6,8 @@
 //! `analysis-ready` marker appears when all of them are in the DOM.
 
 use crate::shared::Shared;
+use crate::shown::Shown;
 use longpole_core::model::NANOS_PER_MS;
-use longpole_core::view::RunView;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -19,7 +19,7 @@ const STEPS_PER_FRAME: usize = 2_000;
 #[derive(Properties, PartialEq)]
 pub struct RunFactsProps {
     /// The run.
-    pub view: Shared<RunView>,
+    pub view: Shared<Shown>,
 }
 
 /// The facts.

@@ -18,11 +18,15 @@ use crate::format::{bytes, group, millis};
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
+use crate::shown::Shown as View;
 use crate::state::{Action, Explore, Tab};
 use longpole_core::export::run::Target;
+use longpole_core::formats::evobench::view::EvobenchView;
 use longpole_core::formats::evobench::TimingKind;
+use longpole_core::formats::ghc_eventlog::view::GhcView;
+use longpole_core::formats::monetdb_mal::view::MalView;
 use longpole_core::numbers::duration_label;
-use longpole_core::view::{EvobenchView, GhcView, MalView, PathView, RunView as View};
+use longpole_core::view::PathView;
 use longpole_core::Summary;
 use yew::prelude::*;
 
@@ -198,7 +202,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
             <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
                 selected={e.selected} dispatch={props.dispatch.clone()} />
         },
-        Tab::Flame if v.has_flame() => html! {
+        Tab::Flame if v.has_flame => html! {
             <FlameGraph run={props.run} flame={e.flame} layout={e.flame_layout.clone()}
                 worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
@@ -289,7 +293,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         if !program {
                             { tab(Tab::Graph, "Graph".into(), "tab-graph") }
                         }
-                        if v.has_flame() {
+                        if v.has_flame {
                             { tab(Tab::Flame, "Flame graph".into(), "tab-flame") }
                         }
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }

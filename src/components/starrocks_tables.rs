@@ -6,7 +6,8 @@
 use super::data_table::{count, span, text, Cell, Row, Table};
 use super::run_tables::{by_type_table, path_tables};
 use longpole_core::formats::starrocks_profile::nodes::Level;
-use longpole_core::view::{NodeRow, RunView, StarRocksView};
+use longpole_core::formats::starrocks_profile::view::{NodeRow, StarRocksView};
+use longpole_core::view::RunView;
 
 fn opt_span(ns: Option<i64>) -> Cell {
     ns.map_or_else(|| text(""), span)

@@ -11,15 +11,16 @@ use super::starrocks_tables::starrocks_tables;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
+use crate::shown::Shown;
 use crate::state::Action;
 use longpole_core::formats::evobench::analysis::Change;
+use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::numbers::duration_label;
-use longpole_core::view::{RunView, StatRow};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-fn tables(v: &RunView) -> Vec<Table> {
+fn tables(v: &Shown) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
     let task_headers = vec!["duration", "type", "uid", "name", "host", "started", "finished"];
     let mut list = Vec::from(path_tables(v, "Critical path (ya)", &task_headers));
@@ -54,7 +55,7 @@ fn tables(v: &RunView) -> Vec<Table> {
 /// A Chrome trace's tables: Bazel's own critical path (for a Bazel
 /// profile), the paths over its flows, the longest slices, time per
 /// category, events per phase and the counters.
-fn chrome_tables(v: &RunView) -> Vec<Table> {
+fn chrome_tables(v: &Shown) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
     let headers = ["duration", "category", "uid", "name", "thread", "started", "finished"];
     let Some(c) = &v.chrome else { return Vec::new() };
@@ -110,7 +111,7 @@ fn chrome_tables(v: &RunView) -> Vec<Table> {
 }
 
 /// A ninja log's tables: its builds, the longest edges, time per kind.
-fn ninja_tables(v: &RunView) -> Vec<Table> {
+fn ninja_tables(v: &Shown) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
     let builds = v.ninja.as_ref().map_or(&[][..], |n| &n.builds[..]);
     vec![
@@ -153,7 +154,7 @@ pub struct TablesProps {
     /// The run's id.
     pub run: RunId,
     /// The run.
-    pub view: Shared<RunView>,
+    pub view: Shared<Shown>,
     /// The last comparison of evobench runs.
     pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over evobench runs of another statistic than the mean.

@@ -8,13 +8,14 @@
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId, FIRST_HEIGHT, FIRST_WIDTH, LANE_MARGIN};
 use crate::shared::Shared;
+use crate::shown::Shown;
 use crate::state::Action;
 use longpole_core::formats::FormatId;
 use longpole_core::layout::timeline::{self, ticks, Bar, Frame, RowBars, Viewport};
 use longpole_core::model::Nanos;
 use longpole_core::numbers::duration_label;
 use longpole_core::render::palette;
-use longpole_core::view::{PathView, RunView};
+use longpole_core::view::PathView;
 use std::cell::Cell;
 use std::fmt::Write;
 use std::rc::Rc;
@@ -28,7 +29,7 @@ pub struct TimelineProps {
     /// The run.
     pub run: RunId,
     /// What the run holds.
-    pub view: Shared<RunView>,
+    pub view: Shared<Shown>,
     /// The bars of the visible lanes.
     pub bars: Shared<Vec<RowBars>>,
     /// The time window shown, ns.
@@ -50,7 +51,7 @@ fn r(x: f64) -> String {
 /// Properties of [`BarsLayer`].
 #[derive(Properties, PartialEq)]
 struct BarsLayerProps {
-    view: Shared<RunView>,
+    view: Shared<Shown>,
     bars: Shared<Vec<RowBars>>,
     viewport: Viewport,
     selected: Option<u32>,

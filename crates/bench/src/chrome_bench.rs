@@ -17,7 +17,6 @@
 use longpole_bench::{data_dir, ingest_file, peak_rss, rate, Bench};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::reconcile;
-use longpole_core::view::RunView;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -81,8 +80,8 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t_model = t0.elapsed();
     let d = &analysis.datasets[0];
     let index = TimelineIndex::new(&d.model);
-    let view = RunView::of(d, &index);
-    let frames = view.flame().map_or(0, |f| f.nodes.len());
+    let view = analysis.view(d, &index);
+    let frames = view.flame.as_ref().map_or(0, |f| f.nodes.len());
     let t_all = t0.elapsed();
     println!(
         "{bytes}\t{events}\t{}\t{}\t{}\t{}\t{frames}",

@@ -17,8 +17,8 @@
 
 use longpole_bench::{data_dir, ingest_file, peak_rss, rate, Bench};
 use longpole_core::decompress::{Compression, CorruptStream, Decoder};
+use longpole_core::formats::evobench::reconcile::EvobenchRun;
 use longpole_core::reconcile;
-use longpole_core::reconcile::Detail;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -66,7 +66,7 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t_read = t0.elapsed();
     let lines = input.info.counts.lines;
     let analysis = reconcile(vec![input]);
-    let Detail::Evobench(run) = &analysis.datasets[0].detail else { return Err("not an evobench log".into()) };
+    let Some(run) = analysis.datasets[0].detail::<EvobenchRun>() else { return Err("not an evobench log".into()) };
     let rows = run.table.rows.len();
     let t_all = t0.elapsed();
     println!(

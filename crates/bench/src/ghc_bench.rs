@@ -18,7 +18,6 @@ use longpole_core::formats::ghc_eventlog::{write, Eventlog};
 use longpole_core::formats::Parsed;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::reconcile;
-use longpole_core::view::RunView;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -69,7 +68,7 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let analysis = reconcile(vec![input]);
     let d = &analysis.datasets[0];
     let index = TimelineIndex::new(&d.model);
-    let view = RunView::of(d, &index);
+    let view = analysis.view(d, &index);
     let t_all = t0.elapsed();
     println!(
         "{bytes}\t{events}\t{}\t{}\t{}\t{}\t{}",

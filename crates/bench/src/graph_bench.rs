@@ -12,7 +12,6 @@
 //! everything fitted, in a 1000 × 700 px viewport.
 
 use longpole_core::analysis::critical_path::ya_path;
-use longpole_core::export::run::full_view;
 use longpole_core::ingest::read_bytes;
 use longpole_core::layout::graph::{layout, GraphOptions};
 use longpole_core::layout::graph_camera::Camera;
@@ -61,7 +60,7 @@ fn main() {
         let analysis = reconcile(inputs);
         let d = &analysis.datasets[0];
         let (path, _) = ya_path(&d.model);
-        let view = full_view(&analysis, d, &TimelineIndex::new(&d.model));
+        let view = analysis.view(d, &TimelineIndex::new(&d.model));
         let (layout_ms, drawn) = time(|| layout(&d.model, &path.tasks, &GraphOptions::default()));
         let (camera_ms, _) = time(|| Camera::opening(&drawn, 1000.0, 700.0));
         let (svg_ms, svg) = time(|| graph_svg(&view, &drawn, "bench"));

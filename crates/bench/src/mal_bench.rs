@@ -16,7 +16,6 @@ use longpole_bench::{data_dir, ingest_file, peak_rss, Bench};
 use longpole_core::formats::Parsed;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::reconcile;
-use longpole_core::view::RunView;
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,7 +66,7 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let d = &analysis.datasets[0];
     let t_model = t0.elapsed();
     let index = TimelineIndex::new(&d.model);
-    let view = RunView::of(d, &index);
+    let view = analysis.view(d, &index);
     let t_all = t0.elapsed();
     println!(
         "{bytes}\t{events}\t{}\t{}\t{}\t{}\t{}",

@@ -11,34 +11,15 @@ use crate::decompress::{Compression, CorruptStream, Decoded, Decoder};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::{Error, FormatError};
 use crate::formats::{
-    detect, Detection, Format, FormatId, FormatReader, Parsed, Prepared, Preparer, ReadCounts, SniffInput, SNIFF_LIMIT,
+    detect, Detection, Format, FormatId, FormatReader, Parsed, Prepared, Preparer, SniffInput, SNIFF_LIMIT,
 };
-use serde::{Deserialize, Serialize};
+pub use crate::model::InputInfo;
+use crate::model::ReadCounts;
 
 /// Bytes of an unrecognised input quoted in its error.
 const UNRECOGNISED_EXCERPT: usize = 16;
 /// The head's length at which detection first looks.
 const FIRST_SNIFF: usize = 64;
-
-/// What is known of an input once read: its name, format, sizes, counts
-/// and diagnostics (everything but the parsed data).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct InputInfo {
-    /// Its name (a file name).
-    pub name: String,
-    /// Its format.
-    pub format: FormatId,
-    /// Its compression.
-    pub compression: Compression,
-    /// Bytes read (compressed).
-    pub bytes: u64,
-    /// Bytes after decompression.
-    pub decompressed_bytes: u64,
-    /// Lines and events read.
-    pub counts: ReadCounts,
-    /// Every recoverable problem found.
-    pub diagnostics: Diagnostics,
-}
 
 /// An input read to its end: what is known of it, and what its reader produced.
 #[derive(Debug)]

@@ -31,6 +31,7 @@ pub mod recent_ids;
 pub mod reconcile;
 pub mod render;
 pub mod report;
+pub mod run;
 pub mod summary;
 pub mod view;
 

@@ -7,7 +7,7 @@ use crate::diagnostics::{CodeCount, Diagnostic, Severity};
 use crate::model::FormatId;
 use crate::model::{Nanos, Role};
 use crate::numbers::group;
-use crate::reconcile::Analysis;
+use crate::run::Analysis;
 use serde::{Deserialize, Serialize};
 
 /// Diagnostics of one input: exact counts, and the stored ones.

@@ -84,7 +84,7 @@ fn the_critical_path_is_bazels_own_on_its_actions() {
         let analysis = longpole_core::reconcile(vec![read_bytes("unknown", &bytes, 4096).unwrap()]);
         let json = analysis_json(&analysis);
         let d = &analysis.datasets[0];
-        let view = RunView::of(d, &TimelineIndex::new(&d.model));
+        let view = analysis.view(d, &TimelineIndex::new(&d.model));
         let name = f.display();
         if expected.is_empty() {
             assert_ne!(json["critical_path"]["source"], "bazel", "{name}");
@@ -189,7 +189,8 @@ fn long_phase_profile_matches_the_figures_read_by_hand() {
 fn everything(bytes: &[u8], chunk: usize) -> String {
     let Ok(input) = read_bytes("p", bytes, chunk) else { return "not read".to_owned() };
     let analysis = longpole_core::reconcile(vec![input]);
-    let views: Vec<RunView> = analysis.datasets.iter().map(|d| RunView::of(d, &TimelineIndex::new(&d.model))).collect();
+    let views: Vec<RunView> =
+        analysis.datasets.iter().map(|d| analysis.view(d, &TimelineIndex::new(&d.model))).collect();
     format!("{}{}{:?}", analysis_json(&analysis), longpole_core::report::analysis_text(&analysis), views)
 }
 

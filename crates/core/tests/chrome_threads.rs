@@ -27,7 +27,7 @@ fn everything(name: &str, bytes: &[u8], join: Join<'_>) -> String {
     out += &serde_json::to_string_pretty(&analysis_json_with(&analysis, join)).unwrap();
     for d in &analysis.datasets {
         out += &longpole_core::dump::tasks(&d.model);
-        write!(out, "{:?}", d.detail).unwrap();
+        write!(out, "{:?}", d.kind).unwrap();
     }
     for i in &analysis.inputs {
         write!(out, "{:?}", i.diagnostics.kept()).unwrap();

@@ -4,11 +4,11 @@
 //! arrays, negative times, flows and Bazel's critical path.
 
 use longpole_core::formats::chrome_trace::reconcile::thread_stacks;
+use longpole_core::formats::chrome_trace::reconcile::ChromeRun;
 use longpole_core::formats::chrome_trace::trace_stacks::ThreadStacks;
 use longpole_core::formats::chrome_trace::ChromeTrace;
 use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
-use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
 use std::path::PathBuf;
 
@@ -205,7 +205,7 @@ fn negative_times_flows_and_phases() {
 ]}"#;
     let analysis = longpole_core::reconcile(vec![read_bytes("t", doc, 5).unwrap()]);
     let d = &analysis.datasets[0];
-    let Detail::Chrome(run) = &d.detail else { panic!() };
+    let Some(run) = d.detail::<ChromeRun>() else { panic!() };
     let m = &d.model;
     let lanes: Vec<&str> = m.lanes().iter().map(|l| l.name.as_str()).collect();
     assert_eq!(lanes, ["blaze / tid 0", "blaze / main", "global instants", "blaze / async"]);

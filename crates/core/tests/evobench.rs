@@ -4,10 +4,10 @@
 //! chunk size, and the flame graph, the exports and the several-runs level.
 
 use longpole_core::formats::evobench::analysis::{compare, summary, Field, FlameGraph, PathMode, Table};
+use longpole_core::formats::evobench::reconcile::EvobenchRun;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::{FormatId, Parsed};
 use longpole_core::ingest::read_bytes;
-use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -93,7 +93,7 @@ fn every_closed_scope_is_a_task_on_its_thread_lane() {
     assert_eq!(m.lanes().iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["thread00"]);
     // 6220 TS/TE pairs, the thread scope and the process scope.
     assert_eq!(m.tasks().len(), 6222);
-    let Detail::Evobench(run) = &d.detail else { panic!() };
+    let Some(run) = d.detail::<EvobenchRun>() else { panic!() };
     assert_eq!(run.log.records, [40, 1, 0, 6220, 6220, 1, 1, 1, 370]);
     assert!(run.log.ended && !run.log.old_dialect);
 }
@@ -101,7 +101,7 @@ fn every_closed_scope_is_a_task_on_its_thread_lane() {
 #[test]
 fn the_flame_graph_has_self_times_and_a_hottest_path() {
     let analysis = longpole_core::reconcile(vec![read_bytes("l", &corpus(CURRENT), 4096).unwrap()]);
-    let Detail::Evobench(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<EvobenchRun>() else { panic!() };
     let g: FlameGraph = run.flame();
     let real = TimingKind::Real.index();
     let hot: Vec<&str> =

@@ -38,6 +38,7 @@ const MODULES: &[(&str, &str)] = &[
     ("view", "output"),
     ("report", "output"),
     ("summary", "output"),
+    ("run", "output"),
     ("dump", "output"),
     ("formats", "formats"),
     ("reconcile", "dispatch"),
@@ -50,42 +51,10 @@ const FORMAT_PAIRS: &[(&str, &str)] = &[("distbuild", "ya_graph"), ("ya_evlog", 
 
 /// The folders whose `mod.rs` runs a group of inputs through the formats
 /// (matching on the format): the dispatch floor.
-const DISPATCH_MODS: &[&str] = &["reconcile", "report", "view", "analysis"];
-
-/// Why an import in [`KNOWN`] does not hold yet.
-const RUN_TYPES: &str = "reads Analysis, Dataset or Detail, defined beside the dispatch in reconcile/mod.rs";
-const VIEW_TYPES: &str = "uses the generic view types that share mod.rs with the dispatch";
-const EXPORT_RUN: &str = "exporting a whole analysis is dispatch, kept beside the writers";
+const DISPATCH_MODS: &[&str] = &["reconcile", "report"];
 
 /// Imports that do not hold yet: (importer, imported, why).
-const KNOWN: &[(&str, &str, &str)] = &[
-    ("analysis/no_path.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("export/html.rs", "view/mod.rs", VIEW_TYPES),
-    ("export/run.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("export/run.rs", "report/mod.rs", EXPORT_RUN),
-    ("export/run.rs", "view/mod.rs", EXPORT_RUN),
-    ("formats/chrome_trace/bazel/view.rs", "view/mod.rs", VIEW_TYPES),
-    ("formats/chrome_trace/report.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/chrome_trace/view.rs", "view/mod.rs", VIEW_TYPES),
-    ("formats/evobench/report.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/evobench/view.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/ghc_eventlog/report.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/ghc_eventlog/view.rs", "view/mod.rs", VIEW_TYPES),
-    ("formats/monetdb_mal/report.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/monetdb_mal/view.rs", "view/mod.rs", VIEW_TYPES),
-    ("formats/ninja_log/report.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/starrocks_profile/report.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("formats/starrocks_profile/view.rs", "view/mod.rs", VIEW_TYPES),
-    ("render/graph_svg.rs", "view/mod.rs", VIEW_TYPES),
-    ("render/timeline_svg.rs", "view/mod.rs", VIEW_TYPES),
-    ("summary.rs", "reconcile/mod.rs", RUN_TYPES),
-    ("view/mod.rs", "formats/chrome_trace/bazel/view.rs", VIEW_TYPES),
-    ("view/mod.rs", "formats/chrome_trace/view.rs", VIEW_TYPES),
-    ("view/mod.rs", "formats/ghc_eventlog/view.rs", VIEW_TYPES),
-    ("view/mod.rs", "formats/monetdb_mal/view.rs", VIEW_TYPES),
-    ("view/mod.rs", "formats/starrocks_profile/view.rs", VIEW_TYPES),
-    ("view/program.rs", "view/mod.rs", VIEW_TYPES),
-];
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 /// Where a source file is: its floor and, for a format's file, the format.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -3,12 +3,12 @@
 //! capability lanes, thread and GC spans checked against the events.
 
 use longpole_core::formats::ghc_eventlog::decode::{decode, Event};
+use longpole_core::formats::ghc_eventlog::view::GhcView;
+use longpole_core::formats::ghc_eventlog::GhcRun;
 use longpole_core::formats::Parsed;
 use longpole_core::ingest::{read_bytes, read_bytes_keeping_source};
 use longpole_core::layout::timeline::TimelineIndex;
-use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
-use longpole_core::view::RunView;
 use std::path::PathBuf;
 
 fn corpus(name: &str) -> Vec<u8> {
@@ -68,7 +68,7 @@ fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
         }
         let analysis = longpole_core::reconcile(vec![read_bytes(name, &bytes, 4096).unwrap()]);
         let d = &analysis.datasets[0];
-        let Detail::Ghc(run) = &d.detail else { panic!("{name}") };
+        let Some(run) = d.detail::<GhcRun>() else { panic!("{name}") };
         let m = &d.model;
         let kind = |k: &str| m.tasks().iter().filter(|t| m.kinds()[t.kind.index()].name == k).count();
         assert_eq!(kind("thread"), runs, "{name}: thread spans");
@@ -78,8 +78,8 @@ fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
         assert_eq!(run.events as usize, log.events.len());
         // Spans of one capability never overlap within a kind.
         let index = TimelineIndex::new(m);
-        let view = RunView::of(d, &index);
-        let ghc = view.ghc.as_ref().unwrap();
+        let view = analysis.view(d, &index);
+        let ghc: GhcView = view.part().unwrap().unwrap();
         assert_eq!(ghc.threads.iter().map(|t| t.runs).sum::<u64>() as usize, runs, "{name}");
         let all = ghc.gc.iter().find(|r| r.generation == "all").unwrap();
         assert!(all.count > 0 && all.max <= all.total, "{name}");
@@ -98,7 +98,7 @@ fn the_parallel_log_has_one_lane_per_capability() {
 fn user_messages_become_marks_and_start_stop_pairs_become_spans() {
     let analysis = longpole_core::reconcile(vec![read_bytes("s", &corpus("stop.hT.eventlog"), 4096).unwrap()]);
     let d = &analysis.datasets[0];
-    let Detail::Ghc(run) = &d.detail else { panic!() };
+    let Some(run) = d.detail::<GhcRun>() else { panic!() };
     assert_eq!(run.marks.len(), 7);
     let m = &d.model;
     let texts: Vec<String> = m

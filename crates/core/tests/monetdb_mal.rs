@@ -3,10 +3,10 @@
 //! JSON) snapshotted and the same at every chunk size, the dataflow and the
 //! diagnostics with their lines.
 
+use longpole_core::formats::monetdb_mal::reconcile::MalRun;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::{FormatId, Parsed};
 use longpole_core::ingest::read_bytes;
-use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::Input;
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ fn read(name: &str, chunk: usize) -> Input {
 fn counts(names: &[&str]) -> [u64; 7] {
     let analysis = longpole_core::reconcile(names.iter().map(|n| read(n, 4096)).collect());
     assert_eq!(analysis.datasets.len(), 1);
-    let Detail::Mal(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<MalRun>() else { panic!() };
     let c = run.counts;
     [c.executions, c.events, c.prerequisites, c.variables, c.event_variables, c.queries, c.initiations]
 }
@@ -49,7 +49,7 @@ fn a_distributed_query_is_one_picture_in_either_order() {
         read("distributed/supervisor.json", 4096),
         read("distributed/worker1.json", 4096),
     ]);
-    let Detail::Mal(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<MalRun>() else { panic!() };
     let remote: Vec<_> = run.initiations.iter().filter(|i| i.remote).collect();
     assert_eq!(remote.len(), 1);
     assert_eq!(run.executions[remote[0].parent as usize - 1].input, 0);

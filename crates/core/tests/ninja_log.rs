@@ -2,8 +2,8 @@
 //! and JSON) snapshotted and the same at every chunk size, builds laid one
 //! after another on ninjatracing's slots, and the bytes written back.
 
+use longpole_core::formats::ninja_log::reconcile::NinjaRun;
 use longpole_core::ingest::read_bytes;
-use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ fn builds_follow_one_another_and_slots_never_overlap() {
     assert!(input.parsed.write_back().unwrap() == bytes);
     let analysis = longpole_core::reconcile(vec![input]);
     let d = &analysis.datasets[0];
-    let Detail::Ninja(run) = &d.detail else { panic!() };
+    let Some(run) = d.detail::<NinjaRun>() else { panic!() };
     for w in run.builds.windows(2) {
         assert!(w[1].start >= w[0].start + w[0].wall, "{:?}", run.builds);
     }

@@ -14,7 +14,6 @@ use longpole_core::formats::Parsed;
 use longpole_core::ingest::{read_bytes, read_bytes_keeping_source};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::{analysis_json, analysis_text};
-use longpole_core::view::RunView;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -61,7 +60,7 @@ fn run(data: &[u8], chunk: usize) -> String {
             }
             for d in &analysis.datasets {
                 let index = TimelineIndex::new(&d.model);
-                let _ = RunView::of(d, &index);
+                let _ = analysis.view(d, &index);
                 let _ = longpole_core::layout::graph::layout(&d.model, &[], &Default::default());
             }
             format!("{}{}{exports}", analysis_text(&analysis), analysis_json(&analysis))

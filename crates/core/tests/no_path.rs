@@ -11,7 +11,6 @@
 use longpole_core::ingest::read_bytes;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::analysis_json;
-use longpole_core::view::RunView;
 use longpole_core::Analysis;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -41,7 +40,7 @@ fn check(path: &Path, records_dependencies: bool) {
     let analysis = analyse(path);
     let json = analysis_json(&analysis);
     let d = &analysis.datasets[0];
-    let view = RunView::of(d, &TimelineIndex::new(&d.model));
+    let view = analysis.view(d, &TimelineIndex::new(&d.model));
     let what = path.display();
     if records_dependencies {
         assert!(json["critical_path"]["tasks"].as_array().is_some_and(|t| !t.is_empty()), "{what}");

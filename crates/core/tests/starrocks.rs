@@ -3,9 +3,9 @@
 //! the spec's reference figures, the report (text and JSON) snapshotted,
 //! and no diagnostic left unexplained.
 
+use longpole_core::formats::starrocks_profile::run::StarRocksRun;
 use longpole_core::formats::{FormatId, Parsed};
 use longpole_core::ingest::read_bytes;
-use longpole_core::reconcile::Detail;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::Input;
 use std::path::PathBuf;
@@ -77,7 +77,7 @@ fn run_of(name: &str) -> longpole_core::reconcile::Analysis {
 fn the_spec_reference_figures() {
     // profile1: 3 fragments, 12 pipelines, 27 operators, Total 9m41s, 352 `__MAX_OF_` lines.
     let analysis = run_of("starrocks-3.5.2-profile1.txt");
-    let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<StarRocksRun>() else { panic!() };
     assert_eq!((run.fragments.len(), run.pipelines().count(), run.operator_count()), (3, 12, 27));
     assert_eq!(run.total, Some(581_000_000_000));
     assert_eq!(run.state.as_deref(), Some("Finished"));
@@ -98,7 +98,7 @@ fn the_spec_reference_figures() {
     // profile2: 11ms, a schema scan; profile4: still running, 3m9s; test_profile: 1h30m.
     let figures = |name: &str| {
         let analysis = run_of(name);
-        let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
+        let Some(run) = analysis.datasets[0].detail::<StarRocksRun>() else { panic!() };
         (run.state.clone().unwrap(), run.total.unwrap())
     };
     assert_eq!(figures("starrocks-3.5.2-profile2.txt"), ("Finished".to_owned(), 11_000_000));
@@ -140,7 +140,7 @@ fn every_diagnostic_is_explained() {
 type Nodes = Vec<(i64, String, i64, Option<i64>, Option<i64>, Option<i64>)>;
 
 fn nodes_of(analysis: &longpole_core::reconcile::Analysis) -> (Nodes, Vec<Option<f64>>) {
-    let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<StarRocksRun>() else { panic!() };
     let shares = longpole_core::formats::starrocks_profile::nodes::shares(run);
     let nodes = shares.iter().map(|s| (s.plan_node_id, s.name.clone(), s.total, s.cpu, s.scan, s.network)).collect();
     (nodes, shares.iter().map(|s| s.percent).collect())
@@ -308,7 +308,7 @@ fn the_summary_and_hints_of_profile1_as_read_by_hand() {
     }
     // ShortKeyFilter's max 2m52s is 29.6% of the node: not shown.
     assert!(!text.contains("ShortKeyFilter"));
-    let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<StarRocksRun>() else { panic!() };
     let hints = longpole_core::formats::starrocks_profile::hints::hints(run);
     let kinds: Vec<&str> = hints.iter().take(3).map(|h| h.kind.as_str()).collect();
     assert_eq!(kinds, ["node", "remote-io", "skew"]);
@@ -329,7 +329,7 @@ fn the_summary_and_hints_of_profile1_as_read_by_hand() {
 fn a_result_sink_waiting_for_its_client_is_named() {
     // profile4: ResultDeliverTime 3m5s (l.69) of QueryExecutionWallTime 3m9s (l.64).
     let analysis = run_of("starrocks-3.5.2-profile4.txt");
-    let Detail::StarRocks(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<StarRocksRun>() else { panic!() };
     let hints = longpole_core::formats::starrocks_profile::hints::hints(run);
     let result = hints.iter().find(|h| h.kind == "result").unwrap();
     assert!(result
@@ -385,7 +385,7 @@ fn the_json_form_gives_the_same_answer_as_the_text_form() {
         let json = json_form(&text_profile);
         let from_json = longpole_core::reconcile(vec![read_bytes("profile.json", &json, 4096).unwrap()]);
         let from_text = run_of(name);
-        let Detail::StarRocks(run) = &from_json.datasets[0].detail else { panic!("{name}") };
+        let Some(run) = from_json.datasets[0].detail::<StarRocksRun>() else { panic!("{name}") };
         assert!(run.json, "{name}");
         assert_eq!(nodes_of(&from_json), nodes_of(&from_text), "{name}");
         let (j, t) = (analysis_json(&from_json), analysis_json(&from_text));

@@ -8,7 +8,6 @@
 //! and the busiest lane instead.
 
 use crate::model::{LaneId, Model, Nanos};
-use crate::reconcile::{Dataset, Detail};
 use serde::{Deserialize, Serialize};
 
 /// Why a run has no path, and where its time went instead.
@@ -44,23 +43,11 @@ impl NoPath {
     }
 }
 
-/// Why `d` has no path, or `None` when it records dependencies (distbuild,
-/// ya, MAL, StarRocks' plan, Chrome flows, Bazel's critical path).
-pub fn no_path(d: &Dataset) -> Option<NoPath> {
-    let reason = match &d.detail {
-        Detail::Ghc(_) => "A GHC eventlog records when each thread ran, not what it waited for: there are no dependencies, so there is no critical path.",
-        Detail::Evobench(_) => "An evobench log records how long each probe took, not what it waited for: there are no dependencies, so there is no critical path.",
-        Detail::Ninja(_) => "A .ninja_log records when each edge ran, not what it waited for (that is in build.ninja): there are no dependencies, so there is no critical path.",
-        Detail::Chrome(run) if d.model.edge_count() == 0 && run.bazel_critical_path.is_empty() => {
-            if run.bazel.is_some() {
-                "This Bazel profile has no critical path components and no flow events: it records no dependencies, so there is no critical path."
-            } else {
-                "This trace has no flow events: it records no dependencies, so there is no critical path."
-            }
-        }
-        Detail::Chrome(_) | Detail::Ya | Detail::Mal(_) | Detail::StarRocks(_) => return None,
-    };
-    Some(NoPath { reason: reason.to_owned(), busiest_lane: busiest_lane(&d.model) })
+/// Why a run has no path, given its format's reason (`None` when it
+/// records dependencies: distbuild, ya, MAL, StarRocks' plan, Chrome flows,
+/// Bazel's critical path).
+pub fn no_path(model: &Model, reason: Option<&str>) -> Option<NoPath> {
+    Some(NoPath { reason: reason?.to_owned(), busiest_lane: busiest_lane(model) })
 }
 
 /// The lane whose tasks cover the most time (ties: the first lane).

@@ -5,10 +5,9 @@ use super::{chrome::chrome_trace, flame, html::html_report, speedscope::speedsco
 use crate::layout::graph::{layout, GraphOptions};
 use crate::layout::timeline::{TimelineIndex, Viewport};
 use crate::model::{Model, TaskId};
-use crate::reconcile::{Analysis, Dataset};
 use crate::render::{graph_svg::graph_svg, timeline_svg::timeline_svg};
-use crate::report::dataset_text;
-use crate::view::{EvobenchView, RunView};
+use crate::run::{Analysis, Dataset};
+use crate::view::RunView;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::io;
@@ -78,20 +77,15 @@ pub fn tasks_folded(model: &Model) -> String {
 pub fn write_folded(analysis: &Analysis, measure: usize, out: &mut impl io::Write) -> Option<io::Result<()>> {
     let d = analysis.datasets.first()?;
     let index = TimelineIndex::new(&d.model);
-    Some(folded_of(&d.model, &full_view(analysis, d, &index), measure, out))
+    Some(folded_of(&d.model, &analysis.view(d, &index), measure, out))
 }
 
 /// A run's folded stacks: its flame graph's, or its tasks'.
 fn folded_of(model: &Model, view: &RunView, measure: usize, out: &mut impl io::Write) -> io::Result<()> {
-    match view.flame() {
+    match &view.flame {
         Some(g) => flame::write_folded(g, measure.min(g.measures.len().saturating_sub(1)), out),
         None => out.write_all(tasks_folded(model).as_bytes()),
     }
-}
-
-/// The view of a dataset with everything the formats add from the whole analysis.
-pub fn full_view(analysis: &Analysis, d: &Dataset, index: &TimelineIndex) -> RunView {
-    RunView { evobench: EvobenchView::of(analysis), ..RunView::of(d, index) }
 }
 
 /// The whole-run timeline of a dataset as SVG.
@@ -109,7 +103,7 @@ pub fn export(analysis: &Analysis, target: Target, measure: usize) -> Option<Vec
     let d = analysis.datasets.first()?;
     let title = analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
     let index = TimelineIndex::new(&d.model);
-    let view = full_view(analysis, d, &index);
+    let view = analysis.view(d, &index);
     let path: Vec<TaskId> = view.critical_path.steps.iter().map(|s| TaskId(s.id)).collect();
     Some(
         match target {
@@ -127,7 +121,7 @@ pub fn export(analysis: &Analysis, target: Target, measure: usize) -> Option<Vec
                     let g = layout(&d.model, &path, &GraphOptions::default());
                     graph_svg(&view, &g, &title)
                 });
-                html_report(&title, &view, &timeline(d, &view, &index, &title), graph.as_deref(), &dataset_text(d))
+                html_report(&title, &view, &timeline(d, &view, &index, &title), graph.as_deref(), &d.text())
             }
         }
         .into_bytes(),

@@ -18,11 +18,10 @@ pub mod ya_graph;
 
 pub use read_ahead::{preparer_of, Prepared, Preparer, ReadAhead};
 
-pub use crate::model::FormatId;
+pub use crate::model::{FormatId, ReadCounts};
 
 use crate::diagnostics::Diagnostics;
 use crate::error::FormatError;
-use serde::{Deserialize, Serialize};
 
 /// A sniffer's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,15 +63,6 @@ impl SniffInput<'_> {
 
 /// The most bytes any sniffer is shown; past this, [`Sniff::NeedMore`] means no.
 pub const SNIFF_LIMIT: usize = 64 * 1024;
-
-/// How much of its input a reader has read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReadCounts {
-    /// Lines read (text formats).
-    pub lines: u64,
-    /// Events or records recognised.
-    pub events: u64,
-}
 
 /// What a reader produced, per format, ready for reconciliation.
 #[derive(Debug)]

@@ -10,8 +10,10 @@
 
 pub mod flame;
 mod format_id;
+mod input_info;
 
 pub use format_id::FormatId;
+pub use input_info::{InputInfo, ReadCounts};
 
 use crate::chunk_list::ChunkList;
 use crate::hash::FastMap;

@@ -9,9 +9,11 @@ use crate::diagnostics::{Position, Severity};
 use crate::formats::ghc_eventlog::ReadEventlog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::formats::{FormatId, Parsed};
-use crate::ingest::{Input, InputInfo};
+use crate::ingest::Input;
 use crate::join::{in_turn, Join};
 use crate::model::Model;
+use crate::report::YaBuild;
+pub use crate::run::{Analysis, Dataset, RunKind};
 use std::borrow::Cow;
 
 /// Reports each dependency cycle of a model (ya stops at the first with
@@ -38,47 +40,6 @@ fn report_cycles(model: &Model, diags: &mut crate::diagnostics::Diagnostics) {
 enum Timed {
     Distbuild(Box<crate::formats::distbuild::Log>),
     Evlog(crate::formats::ya_evlog::Evlog),
-}
-
-/// One run, reconciled into a model.
-#[derive(Debug)]
-pub struct Dataset {
-    /// The format of its primary input.
-    pub format: FormatId,
-    /// Indices of the inputs it was built from.
-    pub inputs: Vec<usize>,
-    /// The reconciled model.
-    pub model: Model,
-    /// What its format says beyond the model.
-    pub detail: Detail,
-}
-
-/// What a format says of a run beyond the common model.
-#[derive(Debug)]
-pub enum Detail {
-    /// Nothing: a ya build is all in its model.
-    Ya,
-    /// A GHC program's events, collections, heap and threads.
-    Ghc(Box<crate::formats::ghc_eventlog::GhcRun>),
-    /// MAL executions, mal_analytics' counts, server load.
-    Mal(Box<crate::formats::monetdb_mal::reconcile::MalRun>),
-    /// A ninja log's builds.
-    Ninja(Box<crate::formats::ninja_log::reconcile::NinjaRun>),
-    /// An evobench run's call tree and statistics.
-    Evobench(Box<crate::formats::evobench::reconcile::EvobenchRun>),
-    /// A StarRocks query's fragments, pipelines, operators, checks and skew.
-    StarRocks(Box<crate::formats::starrocks_profile::run::StarRocksRun>),
-    /// A Chrome trace's counts, counters, flame graph and Bazel's critical path.
-    Chrome(Box<crate::formats::chrome_trace::reconcile::ChromeRun>),
-}
-
-/// Everything the user gave, read and reconciled.
-#[derive(Debug)]
-pub struct Analysis {
-    /// The inputs, in the order given.
-    pub inputs: Vec<InputInfo>,
-    /// The runs they describe.
-    pub datasets: Vec<Dataset>,
 }
 
 /// Reconciles read inputs into datasets; what the readers produced is
@@ -149,25 +110,20 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
                     format: FormatId::Distbuild,
                     inputs,
                     model: crate::formats::distbuild::model::model(*log, graph),
-                    detail: Detail::Ya,
+                    kind: Box::new(YaBuild),
                 },
                 Timed::Evlog(log) => Dataset {
                     format: FormatId::YaEvlog,
                     inputs,
                     model: crate::formats::ya_evlog::model::model(&log, graph.as_deref()),
-                    detail: Detail::Ya,
+                    kind: Box::new(YaBuild),
                 },
             }
         })
         .collect();
     for (i, read) in programs {
         let ReadEventlog { model, run, .. } = *read;
-        datasets.push(Dataset {
-            format: FormatId::GhcEventlog,
-            inputs: vec![i],
-            model,
-            detail: Detail::Ghc(Box::new(run)),
-        });
+        datasets.push(Dataset { format: FormatId::GhcEventlog, inputs: vec![i], model, kind: Box::new(run) });
     }
     if !traces.is_empty() {
         let refs: Vec<(usize, &crate::formats::monetdb_mal::MalTrace)> =
@@ -179,7 +135,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         for (i, d) in inputs.iter().zip(diags) {
             infos[*i].diagnostics.absorb(d);
         }
-        datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, detail: Detail::Mal(Box::new(run)) });
+        datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, kind: Box::new(run) });
     }
     for (i, log) in ninja_logs {
         let (model, run) = crate::formats::ninja_log::reconcile::reconcile(&log);
@@ -191,39 +147,19 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
                 "the log was recompacted (its lines are not in time order), so its builds cannot be told apart: all entries are shown as one build",
             );
         }
-        datasets.push(Dataset {
-            format: FormatId::NinjaLog,
-            inputs: vec![i],
-            model,
-            detail: Detail::Ninja(Box::new(run)),
-        });
+        datasets.push(Dataset { format: FormatId::NinjaLog, inputs: vec![i], model, kind: Box::new(run) });
     }
     for (i, log) in benchmarks {
         let (model, run) = crate::formats::evobench::reconcile::reconcile(*log);
-        datasets.push(Dataset {
-            format: FormatId::Evobench,
-            inputs: vec![i],
-            model,
-            detail: Detail::Evobench(Box::new(run)),
-        });
+        datasets.push(Dataset { format: FormatId::Evobench, inputs: vec![i], model, kind: Box::new(run) });
     }
     for (i, profile) in profiles {
         let (model, run) = crate::formats::starrocks_profile::reconcile::reconcile(&profile, &mut infos[i].diagnostics);
-        datasets.push(Dataset {
-            format: FormatId::StarRocks,
-            inputs: vec![i],
-            model,
-            detail: Detail::StarRocks(Box::new(run)),
-        });
+        datasets.push(Dataset { format: FormatId::StarRocks, inputs: vec![i], model, kind: Box::new(run) });
     }
     for (i, trace) in chrome_traces {
         let (model, run) = crate::formats::chrome_trace::reconcile::reconcile(&trace, &mut infos[i].diagnostics, join);
-        datasets.push(Dataset {
-            format: FormatId::ChromeTrace,
-            inputs: vec![i],
-            model,
-            detail: Detail::Chrome(Box::new(run)),
-        });
+        datasets.push(Dataset { format: FormatId::ChromeTrace, inputs: vec![i], model, kind: Box::new(run) });
     }
     for d in &datasets {
         report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);

@@ -5,18 +5,19 @@
 pub mod ms;
 pub mod python;
 pub mod ya;
+pub mod ya_build;
 
 pub use crate::join::{in_turn, Join};
 pub use ms::Ms;
 pub use python::python_str_repr;
 pub use ya::YaReport;
+pub use ya_build::YaBuild;
 
-use crate::analysis::no_path::{no_path, NoPath};
+use crate::analysis::no_path::NoPath;
 use crate::diagnostics::Position;
 use crate::formats::evobench::analysis::Field;
-use crate::formats::evobench::report::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
-use crate::formats::ghc_eventlog::report::{ghc_json, ghc_text};
-use crate::reconcile::{Analysis, Dataset, Detail};
+use crate::formats::evobench::report::{analysis_summary, summary_json, summary_text};
+use crate::run::Analysis;
 use crate::summary::Summary;
 use serde_json::{json, Value};
 
@@ -50,16 +51,8 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
         .datasets
         .iter()
         .map(|d| {
-            let mut report = match d.detail {
-                Detail::Ya => YaReport::new_with(&d.model, d.format, join).json(),
-                Detail::Ghc(_) => ghc_json(d),
-                Detail::Mal(_) => crate::formats::monetdb_mal::report::mal_json(d),
-                Detail::Ninja(_) => crate::formats::ninja_log::report::ninja_json(d),
-                Detail::Evobench(_) => evobench_json(d),
-                Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_json(d),
-                Detail::Chrome(_) => crate::formats::chrome_trace::report::chrome_json(d),
-            };
-            if let Some(no_path) = no_path(d) {
+            let mut report = d.kind.report_json(d, join);
+            if let Some(no_path) = d.no_path() {
                 without_paths_json(&mut report, &no_path);
             }
             report
@@ -110,33 +103,12 @@ pub fn analysis_text_with(analysis: &Analysis, join: Join<'_>) -> String {
     let mut out = Summary::of(analysis).to_text();
     for d in &analysis.datasets {
         out.push('\n');
-        out.push_str(&dataset_text_with(d, join));
+        out.push_str(&d.text_with(join));
     }
     if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
         out.push_str(&summary_text(runs, Field::default(), &rows));
     }
     out
-}
-
-/// One dataset's report as text: ya's `--stat` for a build, the GHC report
-/// for an eventlog.
-pub fn dataset_text(d: &Dataset) -> String {
-    dataset_text_with(d, &in_turn)
-}
-
-/// [`dataset_text`], with the report's independent analyses run by `join`.
-fn dataset_text_with(d: &Dataset, join: Join<'_>) -> String {
-    // A run without dependencies says so first, and claims no path.
-    let head = no_path(d).map(|n| format!("No critical path: {}\n\n", n.headline())).unwrap_or_default();
-    head + &match d.detail {
-        Detail::Ya => YaReport::new_with(&d.model, d.format, join).text(),
-        Detail::Ghc(_) => ghc_text(d),
-        Detail::Mal(_) => crate::formats::monetdb_mal::report::mal_text(d),
-        Detail::Ninja(_) => crate::formats::ninja_log::report::ninja_text(d),
-        Detail::Evobench(_) => evobench_text(d),
-        Detail::StarRocks(_) => crate::formats::starrocks_profile::report::starrocks_text(d),
-        Detail::Chrome(_) => crate::formats::chrome_trace::report::chrome_text(d),
-    }
 }
 
 #[cfg(test)]

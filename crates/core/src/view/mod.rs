@@ -5,26 +5,28 @@
 //! separately, per viewport ([`crate::layout::timeline`]).
 
 use crate::analysis::critical_path::Path;
-use crate::analysis::no_path::{no_path, NoPath};
+use crate::analysis::no_path::NoPath;
 use crate::analysis::ya_stat::type_name;
-use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
+use crate::model::flame::FlameGraph;
+use crate::model::FormatId;
 use crate::model::{Model, Nanos, Role, TaskId};
-use crate::reconcile::{Dataset, Detail};
-use crate::report::YaReport;
+use crate::report::ya::YaReport;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
 mod flame;
 mod program;
+mod series;
 
-pub use crate::formats::chrome_trace::bazel::view::BazelView;
-pub use crate::formats::chrome_trace::view::ChromeView;
-pub use crate::formats::evobench::view::{show_value, summary_rows, EvobenchView, RunRow, StatCells, StatRow};
-pub use crate::formats::ghc_eventlog::view::{EventTypeRow, GhcView, HeapSeries, HEAP_POINTS, MARKS};
-pub use crate::formats::monetdb_mal::view::{CoreView, ExecutionRow, MalView, Series, IDLE, OPS};
-pub use crate::formats::starrocks_profile::view::{NodeRow, OperatorRow, SkewRow, StarRocksView};
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use program::LONGEST;
+pub use series::Series;
+
+/// The most points of a series (a heap, a server's load) sent to the page:
+/// more would not show on a chart a few thousand pixels wide.
+pub const SERIES_POINTS: usize = 2000;
 
 /// One task as a row of a table or a step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,19 +134,19 @@ pub struct RunView {
     pub cache_line: String,
     /// Failed, test and run time, ns.
     pub totals: (Nanos, Nanos, Nanos),
-    /// A GHC program's collections, heap, threads and marks.
-    pub ghc: Option<GhcView>,
-    /// MAL executions, operations, thread use and server load.
-    pub mal: Option<MalView>,
-    /// evobench runs: flame graph, statistics, runs and their summary (set
-    /// from the whole analysis: [`EvobenchView::of`]).
-    pub evobench: Option<EvobenchView>,
-    /// A ninja log's builds.
-    pub ninja: Option<crate::formats::ninja_log::reconcile::NinjaRun>,
-    /// A StarRocks profile's operators, pipelines, skew, checks and hints.
-    pub starrocks: Option<StarRocksView>,
-    /// A Chrome trace's flame graph, Bazel critical path, phases and counters.
-    pub chrome: Option<ChromeView>,
+    /// The format's own part of the view (a GHC program's collections and
+    /// heap, a StarRocks query's operators, a Chrome trace's phases), as
+    /// the JSON its own code reads back with [`RunView::part`]; null for a
+    /// format without one.
+    #[serde(default)]
+    pub part: Value,
+    /// The run's flame graph, if its format has one. Kept by the worker and
+    /// not sent: it can hold hundreds of thousands of nodes, so the page
+    /// asks for [`FlameLayout`]s of it and reads [`RunView::has_flame`].
+    #[serde(skip)]
+    pub flame: Option<FlameGraph>,
+    /// Whether the run has a flame graph.
+    pub has_flame: bool,
     /// Why the run has no paths (it records no dependencies), and its
     /// busiest lane; `None` when it has paths.
     pub no_path: Option<NoPath>,
@@ -232,32 +234,6 @@ pub(crate) fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps:
 }
 
 impl RunView {
-    /// The view of a dataset, laid out on `index`.
-    pub fn of(d: &Dataset, index: &TimelineIndex) -> RunView {
-        let view = match &d.detail {
-            Detail::Ya => RunView::of_ya(&d.model, d.format, index),
-            Detail::Ghc(run) => RunView::of_ghc(&d.model, run, index),
-            Detail::Mal(run) => RunView::of_mal(&d.model, run, index),
-            Detail::Ninja(run) => {
-                RunView { ninja: Some((**run).clone()), ..RunView::of_program(&d.model, d.format, index) }
-            }
-            Detail::Evobench(_) => RunView::of_program(&d.model, d.format, index),
-            Detail::StarRocks(run) => RunView::of_starrocks(&d.model, run, index),
-            Detail::Chrome(run) => RunView::of_chrome(&d.model, run, index),
-        };
-        match no_path(d) {
-            // No dependencies: no path is claimed, the longest spans stand in.
-            Some(no_path) => RunView {
-                critical_path: PathView::default(),
-                blocking_chain: PathView::default(),
-                differences: Vec::new(),
-                no_path: Some(no_path),
-                ..view
-            },
-            None => view,
-        }
-    }
-
     /// The view of a ya build (distbuild or evlog), laid out on `index`.
     pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
         let r = YaReport::new(model, format);
@@ -305,20 +281,26 @@ impl RunView {
         self.no_path.is_some()
     }
 
-    /// The run's flame graph, if its format has one.
-    pub fn flame(&self) -> Option<&crate::model::flame::FlameGraph> {
-        self.evobench
-            .as_ref()
-            .map(|e| &e.flame)
-            .or(self.starrocks.as_ref().map(|s| &s.flame))
-            .or_else(|| self.chrome.as_ref().map(|c| &c.flame))
+    /// The format's own part, read back as `T` (the type its view wrote);
+    /// `Ok(None)` when the run has none.
+    pub fn part<T: DeserializeOwned>(&self) -> Result<Option<T>, serde_json::Error> {
+        if self.part.is_null() {
+            return Ok(None);
+        }
+        T::deserialize(&self.part).map(Some)
     }
 
-    /// Whether the run has a flame graph. Only the worker holds a Chrome
-    /// trace's (it is not sent to the page: see [`ChromeView::flame`]), so
-    /// the page asks this rather than [`RunView::flame`].
-    pub fn has_flame(&self) -> bool {
-        self.evobench.is_some() || self.starrocks.is_some() || self.chrome.is_some()
+    /// The view with its format's own part `part` ([`RunView::part`]). A
+    /// part that cannot be written as JSON (a map with keys that are not
+    /// text) is replaced by the error, which reading it back reports.
+    pub fn with_part(self, part: &impl Serialize) -> RunView {
+        let part = serde_json::to_value(part).unwrap_or_else(|e| json!({ "unencodable_part": e.to_string() }));
+        RunView { part, ..self }
+    }
+
+    /// The view with the flame graph `flame`.
+    pub fn with_flame(self, flame: FlameGraph) -> RunView {
+        RunView { flame: Some(flame), has_flame: true, ..self }
     }
 
     /// A run's lanes, kinds and window, and nothing else yet: what every
@@ -340,12 +322,9 @@ impl RunView {
             stages: Vec::new(),
             cache_line: String::new(),
             totals: (0, 0, 0),
-            ghc: None,
-            mal: None,
-            evobench: None,
-            ninja: None,
-            starrocks: None,
-            chrome: None,
+            part: Value::Null,
+            flame: None,
+            has_flame: false,
             no_path: None,
         }
     }

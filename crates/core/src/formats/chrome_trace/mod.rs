@@ -55,6 +55,7 @@ mod raw;
 mod reader;
 pub mod reconcile;
 pub(crate) mod report;
+mod run_kind;
 #[cfg(test)]
 mod tests;
 pub mod trace_stacks;

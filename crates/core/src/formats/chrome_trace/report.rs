@@ -8,9 +8,9 @@ use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::{Dataset, Detail};
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
+use crate::run::Dataset;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;
@@ -19,10 +19,7 @@ use std::fmt::Write;
 const TOP: usize = 10;
 
 fn run_of(d: &Dataset) -> Option<&ChromeRun> {
-    match &d.detail {
-        Detail::Chrome(run) => Some(run),
-        _ => None,
-    }
+    d.detail::<ChromeRun>()
 }
 
 fn longest(m: &Model) -> Vec<TaskId> {

@@ -5,7 +5,6 @@
 use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::flame::FlameGraph;
 use crate::model::Model;
 use crate::view::{task_row, RunView, TaskRow};
 use serde::{Deserialize, Serialize};
@@ -13,11 +12,6 @@ use serde::{Deserialize, Serialize};
 /// A Chrome trace's own view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChromeView {
-    /// The flame graph of every thread's stacks (one measure: time, ns).
-    /// Not serialized: it can hold hundreds of thousands of nodes, so the
-    /// worker keeps it and sends [`crate::view::FlameLayout`]s of it.
-    #[serde(skip)]
-    pub flame: FlameGraph,
     /// Bazel's own critical path, in Bazel's order: each component's
     /// action, or the component where none was found.
     pub bazel_critical_path: Vec<TaskRow>,
@@ -36,14 +30,14 @@ impl RunView {
     /// for a build) and its [`ChromeView`].
     pub fn of_chrome(model: &Model, run: &ChromeRun, index: &TimelineIndex) -> RunView {
         let chrome = ChromeView {
-            flame: run.flame.clone(),
             bazel_critical_path: run.bazel_critical_path.iter().map(|&t| task_row(model, index, t, 0)).collect(),
             by_phase: run.by_phase.iter().map(|(p, n)| (p.clone(), *n)).collect(),
             counters: run.counters.iter().map(|c| (c.name.clone(), c.process.clone(), c.points.len() as u64)).collect(),
             flows: run.flows,
             bazel: run.bazel.as_deref().map(|b| super::bazel::view::BazelView::of(model, b)),
         };
-        let mut view = RunView { chrome: Some(chrome), ..RunView::of_ya(model, FormatId::ChromeTrace, index) };
+        let mut view =
+            RunView::of_ya(model, FormatId::ChromeTrace, index).with_part(&chrome).with_flame(run.flame.clone());
         if let Some(bazel) = run.bazel.as_deref() {
             view.with_bazel_path(model, bazel, index);
         }

@@ -53,6 +53,7 @@ mod reader;
 pub mod reconcile;
 mod record;
 pub mod report;
+mod run_kind;
 pub mod view;
 
 pub use log::{Label, Log, Metadata, Node, Sample, Span, StartInfo, TimingKind, RECORD_KINDS};

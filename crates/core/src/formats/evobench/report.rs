@@ -12,20 +12,13 @@ use crate::formats::evobench::reconcile::EvobenchRun;
 use crate::formats::evobench::TimingKind;
 use crate::model::Nanos;
 use crate::numbers::duration_label;
-use crate::reconcile::{Analysis, Dataset, Detail};
+use crate::run::{Analysis, Dataset};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
 /// The evobench runs of an analysis, in input order.
 pub fn runs(analysis: &Analysis) -> Vec<&EvobenchRun> {
-    analysis
-        .datasets
-        .iter()
-        .filter_map(|d| match &d.detail {
-            Detail::Evobench(run) => Some(&**run),
-            _ => None,
-        })
-        .collect()
+    analysis.datasets.iter().filter_map(|d| d.detail::<EvobenchRun>()).collect()
 }
 
 fn real_json(s: Option<&Stats>) -> Value {
@@ -42,7 +35,7 @@ fn row_json(r: &Row) -> Value {
 
 /// One run's report as JSON.
 pub fn evobench_json(d: &Dataset) -> Value {
-    let Detail::Evobench(run) = &d.detail else { return json!({"format": d.format}) };
+    let Some(run) = d.detail::<EvobenchRun>() else { return json!({"format": d.format}) };
     json!({
         "format": d.format,
         "wall_ms": d.model.wall().map(|w| crate::report::ms::Ms(w).json()),
@@ -97,7 +90,7 @@ fn table_text(out: &mut String, rows: &[(&str, u64, Option<&Stats>)]) {
 /// across threads (`A:`); the `AR:`, `N:` and `NR:` rows are in the JSON
 /// and the exports.
 pub fn evobench_text(d: &Dataset) -> String {
-    let Detail::Evobench(run) = &d.detail else { return String::new() };
+    let Some(run) = d.detail::<EvobenchRun>() else { return String::new() };
     let mut out = String::new();
     let log = &run.log;
     let wall = d.model.wall().map_or("unknown".to_owned(), duration_label);

@@ -5,7 +5,7 @@
 use crate::formats::evobench::analysis::{summary, Field, FlameGraph, Stats};
 use crate::formats::evobench::report::runs;
 use crate::formats::evobench::TimingKind;
-use crate::reconcile::Analysis;
+use crate::run::Analysis;
 use serde::{Deserialize, Serialize};
 
 /// A value of `kind` as people read it: a duration for times (real time in
@@ -114,7 +114,10 @@ impl EvobenchView {
     pub fn of(analysis: &Analysis) -> Option<EvobenchView> {
         let runs = runs(analysis);
         let first = runs.first()?;
-        let names = analysis.datasets.iter().filter(|d| matches!(d.detail, crate::reconcile::Detail::Evobench(_)));
+        let names = analysis
+            .datasets
+            .iter()
+            .filter(|d| d.detail::<crate::formats::evobench::reconcile::EvobenchRun>().is_some());
         Some(EvobenchView {
             flame: first.flame(),
             rows: first

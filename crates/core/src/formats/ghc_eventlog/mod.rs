@@ -42,6 +42,7 @@ pub mod decode;
 mod reader;
 pub(crate) mod report;
 mod run;
+mod run_kind;
 pub mod show;
 mod timeline;
 mod user_spans;

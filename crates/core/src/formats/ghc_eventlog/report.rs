@@ -4,8 +4,8 @@ use crate::formats::ghc_eventlog::analysis::gc_summary;
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::{Dataset, Detail};
 use crate::report::ms::Ms;
+use crate::run::Dataset;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -13,10 +13,7 @@ use std::fmt::Write;
 const TEXT_THREADS: usize = 10;
 
 fn run_of(d: &Dataset) -> Option<&GhcRun> {
-    match &d.detail {
-        Detail::Ghc(run) => Some(run),
-        _ => None,
-    }
+    d.detail::<GhcRun>()
 }
 
 fn heap_max(run: &GhcRun, figure: HeapFigure) -> Option<u64> {

@@ -7,11 +7,9 @@ use crate::formats::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
-use crate::view::RunView;
+use crate::view::{RunView, SERIES_POINTS};
 use serde::{Deserialize, Serialize};
 
-/// Most points of a heap series sent to the page.
-pub const HEAP_POINTS: usize = 2000;
 /// Most marks sent to the page.
 pub const MARKS: usize = 10_000;
 
@@ -20,7 +18,7 @@ pub const MARKS: usize = 10_000;
 pub struct HeapSeries {
     /// `heap size`, `live data` or `allocated`.
     pub figure: String,
-    /// (time ns, bytes), in time order; at most [`HEAP_POINTS`], keeping each
+    /// (time ns, bytes), in time order; at most [`SERIES_POINTS`], keeping each
     /// bucket's largest value.
     pub points: Vec<(Nanos, u64)>,
     /// Samples in the log.
@@ -99,7 +97,7 @@ fn heap_series(run: &GhcRun, figure: HeapFigure, name: &str) -> Option<HeapSerie
         return None;
     }
     let max = samples.iter().map(|s| s.1).max().unwrap_or(0);
-    let per = samples.len().div_ceil(HEAP_POINTS);
+    let per = samples.len().div_ceil(SERIES_POINTS);
     let points = samples.chunks(per).map(|c| *c.iter().max_by_key(|s| s.1).expect("chunks are not empty")).collect();
     Some(HeapSeries { figure: name.to_owned(), points, samples: samples.len() as u64, max })
 }
@@ -109,6 +107,6 @@ impl RunView {
     /// capabilities' timeline with its longest spans, time per kind, and the
     /// [`GhcView`]. There is no dependency between tasks, so no paths.
     pub fn of_ghc(model: &Model, run: &GhcRun, index: &TimelineIndex) -> RunView {
-        RunView { ghc: Some(GhcView::of(run)), ..RunView::of_program(model, FormatId::GhcEventlog, index) }
+        RunView::of_program(model, FormatId::GhcEventlog, index).with_part(&GhcView::of(run))
     }
 }

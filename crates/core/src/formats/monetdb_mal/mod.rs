@@ -51,6 +51,7 @@ pub mod objects;
 mod reader;
 pub mod reconcile;
 pub(crate) mod report;
+mod run_kind;
 pub mod statement;
 mod trace;
 pub mod view;

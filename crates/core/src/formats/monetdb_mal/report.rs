@@ -5,9 +5,9 @@ use crate::formats::monetdb_mal::analysis::{by_instruction, by_module, core_use,
 use crate::formats::monetdb_mal::reconcile::MalRun;
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::{Dataset, Detail};
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
+use crate::run::Dataset;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -15,10 +15,7 @@ use std::fmt::Write;
 const TOP: usize = 10;
 
 fn run_of(d: &Dataset) -> Option<&MalRun> {
-    match &d.detail {
-        Detail::Mal(run) => Some(run),
-        _ => None,
-    }
+    d.detail::<MalRun>()
 }
 
 fn op_json(o: &OpStats) -> Value {

@@ -7,7 +7,7 @@ use crate::formats::monetdb_mal::reconcile::{MalCounts, MalRun};
 use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
-use crate::view::{RunView, HEAP_POINTS};
+use crate::view::{RunView, Series};
 use serde::{Deserialize, Serialize};
 
 /// Most operation rows sent to the page.
@@ -40,33 +40,6 @@ pub struct ExecutionRow {
     pub initiated_by: Option<u32>,
     /// Initiated from another server.
     pub remote: bool,
-}
-
-/// A figure over time.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Series {
-    /// Its name (`running instructions`, `rss MB`, `cpu load %`).
-    pub name: String,
-    /// (time ns, value), in time order; at most [`HEAP_POINTS`], keeping
-    /// each bucket's largest value.
-    pub points: Vec<(Nanos, i64)>,
-    /// Samples before thinning.
-    pub samples: u64,
-    /// The largest value.
-    pub max: i64,
-}
-
-impl Series {
-    /// A series of `samples` (in time order), thinned for drawing.
-    pub fn of(name: &str, samples: &[(Nanos, i64)]) -> Option<Series> {
-        if samples.is_empty() {
-            return None;
-        }
-        let per = samples.len().div_ceil(HEAP_POINTS);
-        let points = samples.chunks(per).filter_map(|c| c.iter().max_by_key(|s| s.1).copied()).collect();
-        let max = samples.iter().map(|s| s.1).max().unwrap_or(0);
-        Some(Series { name: name.to_owned(), points, samples: samples.len() as u64, max })
-    }
 }
 
 /// How the threads were used.
@@ -172,7 +145,6 @@ impl RunView {
         view.stages.clear();
         view.cache_line.clear();
         view.totals = (0, 0, 0);
-        view.mal = Some(MalView::of(model, run));
-        view
+        view.with_part(&MalView::of(model, run))
     }
 }

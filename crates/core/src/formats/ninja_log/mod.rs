@@ -33,6 +33,7 @@
 
 pub mod reconcile;
 pub(crate) mod report;
+mod run_kind;
 
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};

@@ -6,8 +6,8 @@ use crate::formats::ninja_log::reconcile::NinjaRun;
 use crate::model::TaskId;
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::reconcile::{Dataset, Detail};
 use crate::report::ms::Ms;
+use crate::run::Dataset;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;
@@ -16,10 +16,7 @@ use std::fmt::Write;
 const LONGEST: usize = 10;
 
 fn run_of(d: &Dataset) -> Option<&NinjaRun> {
-    match &d.detail {
-        Detail::Ninja(run) => Some(run),
-        _ => None,
-    }
+    d.detail::<NinjaRun>()
 }
 
 fn longest(d: &Dataset) -> Vec<TaskId> {

@@ -68,6 +68,7 @@ mod reader;
 pub mod reconcile;
 pub(crate) mod report;
 pub mod run;
+mod run_kind;
 mod tree;
 pub mod value;
 pub mod view;

@@ -7,9 +7,9 @@ use crate::formats::starrocks_profile::analysis::breakdowns;
 use crate::formats::starrocks_profile::hints::hints;
 use crate::formats::starrocks_profile::run::StarRocksRun;
 use crate::numbers::duration_label;
-use crate::reconcile::{Dataset, Detail};
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
+use crate::run::Dataset;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -17,10 +17,7 @@ use std::fmt::Write;
 const TOP: usize = 10;
 
 fn run_of(d: &Dataset) -> Option<&StarRocksRun> {
-    match &d.detail {
-        Detail::StarRocks(run) => Some(run),
-        _ => None,
-    }
+    d.detail::<StarRocksRun>()
 }
 
 /// The report as JSON: the heaviest plan-node path as `critical_path` (as

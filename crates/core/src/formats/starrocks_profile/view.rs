@@ -251,7 +251,8 @@ impl RunView {
         view.cache_line.clear();
         view.totals = (0, 0, 0);
         let heaviest: Vec<u32> = view.critical_path.steps.iter().map(|s| s.id).collect();
-        view.starrocks = Some(StarRocksView::of(run, &heaviest));
-        view
+        let starrocks = StarRocksView::of(run, &heaviest);
+        let flame = starrocks.flame.clone();
+        view.with_part(&starrocks).with_flame(flame)
     }
 }

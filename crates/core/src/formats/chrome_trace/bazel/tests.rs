@@ -1,7 +1,7 @@
 //! Matching components to actions on small hand-written Bazel profiles.
 
+use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::ingest::read_bytes;
-use crate::reconcile::Detail;
 
 /// A step as (description, (lane, start ns) of its action, duration ns).
 type Seen = (String, Option<(String, i64)>, i64);
@@ -47,7 +47,7 @@ fn components_land_on_their_actions_in_bazel_order() {
     ]);
     let (analysis, codes) = run(&doc);
     let d = &analysis.datasets[0];
-    let Detail::Chrome(run) = &d.detail else { panic!() };
+    let Some(run) = d.detail::<ChromeRun>() else { panic!() };
     let bazel = run.bazel.as_deref().unwrap();
     let m = &d.model;
     let got: Vec<Seen> = bazel
@@ -95,7 +95,7 @@ fn an_action_serves_one_component_and_far_actions_are_not_taken() {
         (COMPONENT, "action 'x'", 90000, 5, 0),
     ]);
     let (analysis, _) = run(&doc);
-    let Detail::Chrome(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<ChromeRun>() else { panic!() };
     let matched: Vec<bool> = run.bazel.as_ref().unwrap().path.iter().map(|s| s.action.is_some()).collect();
     assert_eq!(matched, [true, false, false]);
 }
@@ -110,7 +110,7 @@ fn phases_run_from_marker_to_marker_and_the_last_to_the_last_event() {
 {"name":"action count","ph":"C","ts":700,"pid":1,"tid":1,"args":{"action":"2.0"}}
 ]}"#;
     let (analysis, _) = run(doc);
-    let Detail::Chrome(run) = &analysis.datasets[0].detail else { panic!() };
+    let Some(run) = analysis.datasets[0].detail::<ChromeRun>() else { panic!() };
     let b = run.bazel.as_ref().unwrap();
     let phases: Vec<(&str, &str, i64, i64)> =
         b.phases.iter().map(|p| (p.name.as_str(), p.nick, p.start / 1000, p.end / 1000)).collect();

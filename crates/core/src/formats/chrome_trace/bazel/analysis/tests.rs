@@ -5,8 +5,8 @@
 
 use super::suggest::suggestions;
 use super::summary::summary;
+use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::ingest::read_bytes;
-use crate::reconcile::Detail;
 
 const PROFILE: &str = r#"{"traceEvents":[
 {"name":"thread_name","ph":"M","pid":1,"tid":0,"args":{"name":"Critical Path"}},
@@ -32,7 +32,7 @@ const PROFILE: &str = r#"{"traceEvents":[
 fn workers_remote_work_collections_and_suggestions() {
     let analysis = crate::reconcile::reconcile(vec![read_bytes("p", PROFILE.as_bytes(), 4096).unwrap()]);
     let d = &analysis.datasets[0];
-    let Detail::Chrome(run) = &d.detail else { panic!() };
+    let Some(run) = d.detail::<ChromeRun>() else { panic!() };
     let s = summary(&d.model, run.bazel.as_ref().unwrap());
     let s_ = 1_000_000_000;
     assert_eq!(s.total, 40_001_000_000);

@@ -1,0 +1,36 @@
+//! An evobench run as a [`RunKind`]: its report, its view (with every evobench run of the analysis summed up), and no path.
+
+use super::reconcile::EvobenchRun;
+use super::report::{evobench_json, evobench_text};
+use super::view::EvobenchView;
+use crate::join::Join;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::RunView;
+use serde_json::Value;
+
+impl RunKind for EvobenchRun {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+        evobench_json(d)
+    }
+
+    fn report_text(&self, d: &Dataset, _join: Join<'_>) -> String {
+        evobench_text(d)
+    }
+
+    fn view(&self, d: &Dataset, analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        let view = RunView::of_program(&d.model, d.format, index);
+        match EvobenchView::of(analysis) {
+            Some(evobench) => {
+                let flame = evobench.flame.clone();
+                view.with_part(&evobench).with_flame(flame)
+            }
+            None => view,
+        }
+    }
+
+    fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        Some("An evobench log records how long each probe took, not what it waited for: there are no dependencies, so there is no critical path.")
+    }
+}

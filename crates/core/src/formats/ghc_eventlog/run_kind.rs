@@ -1,0 +1,28 @@
+//! A GHC program's run as a [`RunKind`]: its report, its view, and no path (an eventlog records when threads ran, not what they waited for).
+
+use super::report::{ghc_json, ghc_text};
+use super::GhcRun;
+use crate::join::Join;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::RunView;
+use serde_json::Value;
+
+impl RunKind for GhcRun {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+        ghc_json(d)
+    }
+
+    fn report_text(&self, d: &Dataset, _join: Join<'_>) -> String {
+        ghc_text(d)
+    }
+
+    fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        RunView::of_ghc(&d.model, self, index)
+    }
+
+    fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        Some("A GHC eventlog records when each thread ran, not what it waited for: there are no dependencies, so there is no critical path.")
+    }
+}

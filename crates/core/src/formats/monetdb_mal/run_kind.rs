@@ -1,0 +1,28 @@
+//! MAL traces' run as a [`RunKind`]: its report and view; its dataflow records dependencies, so it has a path.
+
+use super::reconcile::MalRun;
+use super::report::{mal_json, mal_text};
+use crate::join::Join;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::RunView;
+use serde_json::Value;
+
+impl RunKind for MalRun {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+        mal_json(d)
+    }
+
+    fn report_text(&self, d: &Dataset, _join: Join<'_>) -> String {
+        mal_text(d)
+    }
+
+    fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        RunView::of_mal(&d.model, self, index)
+    }
+
+    fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        None
+    }
+}

@@ -1,0 +1,28 @@
+//! A ninja log's builds as a [`RunKind`]: their report, view, and no path (a `.ninja_log` does not record what an edge waited for).
+
+use super::reconcile::NinjaRun;
+use super::report::{ninja_json, ninja_text};
+use crate::join::Join;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::RunView;
+use serde_json::Value;
+
+impl RunKind for NinjaRun {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+        ninja_json(d)
+    }
+
+    fn report_text(&self, d: &Dataset, _join: Join<'_>) -> String {
+        ninja_text(d)
+    }
+
+    fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        RunView::of_program(&d.model, d.format, index).with_part(self)
+    }
+
+    fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        Some("A .ninja_log records when each edge ran, not what it waited for (that is in build.ninja): there are no dependencies, so there is no critical path.")
+    }
+}

@@ -1,0 +1,28 @@
+//! A StarRocks query's run as a [`RunKind`]: its report and view; the plan's tree gives its dependencies.
+
+use super::report::{starrocks_json, starrocks_text};
+use super::run::StarRocksRun;
+use crate::join::Join;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::RunView;
+use serde_json::Value;
+
+impl RunKind for StarRocksRun {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+        starrocks_json(d)
+    }
+
+    fn report_text(&self, d: &Dataset, _join: Join<'_>) -> String {
+        starrocks_text(d)
+    }
+
+    fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        RunView::of_starrocks(&d.model, self, index)
+    }
+
+    fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        None
+    }
+}

@@ -1,0 +1,33 @@
+//! A ya build (a distbuild log or an evlog, with its graph) as a
+//! [`RunKind`]: all of it is in the model, so it is reported and viewed as
+//! ya's `--stat` and `graph.py` do, and its dependencies give its paths.
+
+use super::ya::YaReport;
+use crate::join::Join;
+use crate::layout::timeline::TimelineIndex;
+use crate::model::Model;
+use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::RunView;
+use serde_json::Value;
+
+/// A ya build's run: nothing beyond its model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct YaBuild;
+
+impl RunKind for YaBuild {
+    fn report_json(&self, d: &Dataset, join: Join<'_>) -> Value {
+        YaReport::new_with(&d.model, d.format, join).json()
+    }
+
+    fn report_text(&self, d: &Dataset, join: Join<'_>) -> String {
+        YaReport::new_with(&d.model, d.format, join).text()
+    }
+
+    fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        RunView::of_ya(&d.model, d.format, index)
+    }
+
+    fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        None
+    }
+}

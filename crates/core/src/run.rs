@@ -1,0 +1,103 @@
+//! One run reconciled from the inputs ([`Dataset`]), everything the user
+//! gave ([`Analysis`]), and what a format says of its runs ([`RunKind`]):
+//! its report, its view and whether it records dependencies.
+//!
+//! Each format implements [`RunKind`] in its own folder; the shared code
+//! (the CLI's report, the app's view, the no-path rule) calls the trait and
+//! never matches on the format. A format's own code gets its run back with
+//! [`Dataset::detail`].
+
+use crate::analysis::no_path::{no_path, NoPath};
+use crate::join::{in_turn, Join};
+use crate::layout::timeline::TimelineIndex;
+use crate::model::{FormatId, InputInfo, Model};
+use crate::view::{PathView, RunView};
+use serde_json::Value;
+use std::any::Any;
+use std::fmt::Debug;
+
+/// What a format says of one of its runs, beyond the common model.
+pub trait RunKind: Any + Debug + Send + Sync {
+    /// The run's report as JSON, as `longpole analyze --format json` prints
+    /// it; `join` runs its independent analyses.
+    fn report_json(&self, d: &Dataset, join: Join<'_>) -> Value;
+
+    /// The run's report as text, as `longpole analyze` prints it.
+    fn report_text(&self, d: &Dataset, join: Join<'_>) -> String;
+
+    /// What the app shows of the run `d` of `analysis`, laid out on
+    /// `index` (paths are cleared afterwards for a run without
+    /// dependencies). A format that sums up several runs (evobench) reads
+    /// the others from `analysis`.
+    fn view(&self, d: &Dataset, analysis: &Analysis, index: &TimelineIndex) -> RunView;
+
+    /// Why the run records no dependencies, in one sentence; `None` when it
+    /// records them (a path can be claimed).
+    fn no_path_reason(&self, model: &Model) -> Option<&'static str>;
+}
+
+/// One run, reconciled into a model.
+#[derive(Debug)]
+pub struct Dataset {
+    /// The format of its primary input.
+    pub format: FormatId,
+    /// Indices of the inputs it was built from.
+    pub inputs: Vec<usize>,
+    /// The reconciled model.
+    pub model: Model,
+    /// What its format says beyond the model.
+    pub kind: Box<dyn RunKind>,
+}
+
+impl Dataset {
+    /// The format's own run, when it is a `T` (a GHC program's `GhcRun`).
+    pub fn detail<T: RunKind>(&self) -> Option<&T> {
+        (self.kind.as_ref() as &dyn Any).downcast_ref::<T>()
+    }
+
+    /// The run's report as text: ya's `--stat` for a build, the GHC report
+    /// for an eventlog; a run without dependencies says so first.
+    pub fn text(&self) -> String {
+        self.text_with(&in_turn)
+    }
+
+    /// [`Dataset::text`], with the report's independent analyses run by `join`.
+    pub fn text_with(&self, join: Join<'_>) -> String {
+        let head = self.no_path().map(|n| format!("No critical path: {}\n\n", n.headline())).unwrap_or_default();
+        head + &self.kind.report_text(self, join)
+    }
+
+    /// Why the run has no path and what stands in for one, or `None` when
+    /// its format says it records dependencies ([`RunKind::no_path_reason`]).
+    pub fn no_path(&self) -> Option<NoPath> {
+        no_path(&self.model, self.kind.no_path_reason(&self.model))
+    }
+}
+
+/// Everything the user gave, read and reconciled.
+#[derive(Debug)]
+pub struct Analysis {
+    /// The inputs, in the order given.
+    pub inputs: Vec<InputInfo>,
+    /// The runs they describe.
+    pub datasets: Vec<Dataset>,
+}
+
+impl Analysis {
+    /// What the app shows of its run `d`, laid out on `index`: the format's
+    /// view, without paths when it records no dependencies (the longest
+    /// spans and the busiest lane stand in).
+    pub fn view(&self, d: &Dataset, index: &TimelineIndex) -> RunView {
+        let view = d.kind.view(d, self, index);
+        match d.no_path() {
+            Some(no_path) => RunView {
+                critical_path: PathView::default(),
+                blocking_chain: PathView::default(),
+                differences: Vec::new(),
+                no_path: Some(no_path),
+                ..view
+            },
+            None => view,
+        }
+    }
+}
