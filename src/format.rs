@@ -1,29 +1,7 @@
 //! Numbers as people read them: sizes in KiB/MiB, times in ms or m s,
 //! thousands separators. Plain functions, tested natively.
 
-pub use longpole_core::numbers::group;
-
-/// A byte count: `617 B`, `12.4 KiB`, `3.1 MiB`, `1.00 GiB`.
-pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if n < 1024 {
-        return format!("{n} B");
-    }
-    let mut v = n as f64 / 1024.0;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    let digits = if v < 10.0 {
-        2
-    } else if v < 100.0 {
-        1
-    } else {
-        0
-    };
-    format!("{v:.digits$} {}", UNITS[unit])
-}
+pub use longpole_core::numbers::{bytes, group};
 
 /// A duration given in milliseconds, as the core writes durations.
 pub fn millis(ms: f64) -> String {
@@ -51,14 +29,6 @@ pub fn eta_ms(done: u64, total: u64, elapsed_ms: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(bytes(617), "617 B");
-        assert_eq!(bytes(12_697), "12.4 KiB");
-        assert_eq!(bytes(1 << 30), "1.00 GiB");
-        assert_eq!(bytes(300 << 20), "300 MiB");
-    }
 
     #[test]
     fn durations() {

@@ -15,7 +15,7 @@ use crate::protocol::{Request, Response};
 use crate::worker_io::{js_error, memory_bytes, read_file, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use longpole_core::formats::ya_graph::{BuildGraph, GraphParts};
-use longpole_core::formats::{FormatId, Parsed};
+use longpole_core::formats::Parsed;
 use longpole_core::ingest::InputInfo;
 use longpole_core::model::TaskMeta;
 use longpole_core::Input;
@@ -253,7 +253,7 @@ pub fn serve(file: File) {
         let mut last_post = f64::NEG_INFINITY;
         let read = read_file(&file, SLICE, |ingest, _| {
             let p = ingest.progress();
-            if p.format.is_some_and(|f| f != FormatId::YaGraph) {
+            if p.format.is_some_and(|f| f != longpole_core::formats::ya_graph::ID) {
                 return false;
             }
             let now = js_sys::Date::now();

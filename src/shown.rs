@@ -4,13 +4,12 @@
 //! a StarRocks query's pipelines). [`Shown`] dereferences to the view, so a
 //! component reads `v.window` and `v.ghc` alike.
 
-use longpole_core::formats::chrome_trace::view::ChromeView;
-use longpole_core::formats::evobench::view::EvobenchView;
-use longpole_core::formats::ghc_eventlog::view::GhcView;
-use longpole_core::formats::monetdb_mal::view::MalView;
-use longpole_core::formats::ninja_log::reconcile::NinjaRun;
-use longpole_core::formats::starrocks_profile::view::StarRocksView;
-use longpole_core::formats::FormatId;
+use longpole_core::formats::chrome_trace::{self, view::ChromeView};
+use longpole_core::formats::evobench::{self, view::EvobenchView};
+use longpole_core::formats::ghc_eventlog::{self, view::GhcView};
+use longpole_core::formats::monetdb_mal::{self, view::MalView};
+use longpole_core::formats::ninja_log::{self, reconcile::NinjaRun};
+use longpole_core::formats::starrocks_profile::{self, view::StarRocksView};
 use longpole_core::view::RunView;
 use serde::de::DeserializeOwned;
 use std::ops::Deref;
@@ -50,13 +49,14 @@ impl Shown {
         }
         let view = &shown.view;
         match view.format {
-            FormatId::GhcEventlog => shown.ghc = read(view)?,
-            FormatId::MonetdbMal => shown.mal = read(view)?,
-            FormatId::Evobench => shown.evobench = read(view)?,
-            FormatId::NinjaLog => shown.ninja = read(view)?,
-            FormatId::StarRocks => shown.starrocks = read(view)?,
-            FormatId::ChromeTrace => shown.chrome = read(view)?,
-            FormatId::Distbuild | FormatId::YaGraph | FormatId::YaEvlog => {}
+            ghc_eventlog::ID => shown.ghc = read(view)?,
+            monetdb_mal::ID => shown.mal = read(view)?,
+            evobench::ID => shown.evobench = read(view)?,
+            ninja_log::ID => shown.ninja = read(view)?,
+            starrocks_profile::ID => shown.starrocks = read(view)?,
+            chrome_trace::ID => shown.chrome = read(view)?,
+            // Every other format's view is all generic: tables, headline, paths.
+            _ => {}
         }
         Ok(shown)
     }

@@ -21,11 +21,8 @@ use crate::shared::Shared;
 use crate::shown::Shown as View;
 use crate::state::{Action, Explore, Tab};
 use longpole_core::export::run::Target;
-use longpole_core::formats::evobench::view::EvobenchView;
-use longpole_core::formats::evobench::TimingKind;
-use longpole_core::formats::ghc_eventlog::view::GhcView;
-use longpole_core::formats::monetdb_mal::view::MalView;
 use longpole_core::numbers::duration_label;
+use longpole_core::view::headline::Fact;
 use longpole_core::view::PathView;
 use longpole_core::Summary;
 use yew::prelude::*;
@@ -53,58 +50,13 @@ pub struct RunViewProps {
     pub dispatch: Callback<Action>,
 }
 
-/// `1 thread`, `2 threads`.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", group(n), if n == 1 { one } else { many })
-}
-
-/// The headline numbers of a GHC program: capabilities, threads, pauses, events.
-fn ghc_numbers(g: &GhcView) -> Html {
-    let pauses = g.gc.iter().find(|r| r.generation == "all");
-    html! {
-        <>
-            { format!(" · {} · {} · ", plural(u64::from(g.capabilities), "capability", "capabilities"), plural(g.threads.len() as u64, "thread", "threads")) }
-            if let Some(p) = pauses {
-                { "GC " }<strong>{ duration_label(p.total) }</strong>
-                { format!(" in {} pauses (longest {})", group(p.count), duration_label(p.max)) }
-            } else {
-                { "no GC" }
-            }
-            { format!(" · {} events", group(g.events)) }
-        </>
+/// One piece of the headline.
+fn fact(f: &Fact) -> Html {
+    if !f.strong {
+        return html! { { f.text.clone() } };
     }
-}
-
-/// The headline numbers of MAL traces: both paths, executions, threads.
-fn mal_numbers(v: &View, m: &MalView) -> Html {
-    let parallelism = m.core.busy as f64 / m.core.wall.max(1) as f64;
     html! {
-        <>
-            { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (dataflow) / " }
-            <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
-            { format!(" · {} · {} · {} instructions on {} · {parallelism:.1} busy on average",
-                plural(m.counts.executions, "execution", "executions"), plural(m.counts.queries, "query", "queries"),
-                group(v.counts.run), plural(u64::from(m.core.threads), "thread", "threads")) }
-        </>
-    }
-}
-
-/// The headline numbers of evobench runs: runs, threads, the hottest path.
-fn evobench_numbers(ev: &EvobenchView) -> Html {
-    let hottest = ev.flame.hottest_path(TimingKind::Real.index());
-    let names: Vec<&str> = hottest.iter().skip(1).map(|&n| ev.flame.nodes[n as usize].name.as_str()).collect();
-    let first = ev.runs.first();
-    html! {
-        <>
-            { format!(" · {} · {} · {} statistics rows", plural(ev.runs.len() as u64, "run", "runs"),
-                plural(first.map_or(0, |r| r.threads), "thread", "threads"), group(ev.rows.len() as u64)) }
-            if !names.is_empty() {
-                { " · hottest path " }<strong title={names.join(" > ")}>{ names.last().copied().unwrap_or("") }</strong>
-            }
-            if first.is_some_and(|r| !r.complete) {
-                { " · " }<strong class="warn">{ "cut off" }</strong>
-            }
-        </>
+        <strong class={classes!(f.warn.then_some("warn"))} title={f.title.clone()} data-testid={f.hook.clone()}>{ f.text.clone() }</strong>
     }
 }
 
@@ -185,7 +137,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }
                 if !v.differences.is_empty() {
                     <div class="differences">
-                        <h3>{ if v.mal.is_some() { "Where the blocking chain differs from the critical path" } else { "Where the blocking chain differs from ya's path" } }</h3>
+                        <h3>{ &v.differences_title }</h3>
                         <ul>{ for v.differences.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
                     </div>
                 }
@@ -238,41 +190,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 </p>
                 <p class="numbers">
                     <RunFacts view={v.clone()} />
-                    { if v.starrocks.is_some() { "plan nodes' time end to end " } else { "wall " } }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
-                    if let Some(g) = &v.ghc {
-                        { ghc_numbers(g) }
-                    } else if let Some(m) = &v.mal {
-                        { mal_numbers(v, m) }
-                    } else if let Some(ev) = &v.evobench {
-                        { evobench_numbers(ev) }
-                    } else if let Some(sr) = &v.starrocks {
-                        { format!(" · {} · total {}", sr.state.as_deref().unwrap_or("state unknown"), sr.total.map_or("unknown".to_owned(), duration_label)) }
-                        if let Some(pole) = &sr.long_pole {
-                            { " · long pole " }<strong data-testid="long-pole">{ pole }</strong>
-                        }
-                        { format!(" · {} fragments, {} pipelines, {} operators · {}", sr.counts.0, sr.counts.1, sr.counts.2,
-                            plural(sr.hints.len() as u64, "hint", "hints")) }
-                    } else if let Some(c) = &v.chrome {
-                        { format!(" · {} · {} · {}", plural(v.lanes.len() as u64, "thread", "threads"),
-                            plural(v.counts.run, "slice", "slices"), plural(c.flows, "flow", "flows")) }
-                        if c.flows > 0 {
-                            { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>
-                        }
-                        if !c.bazel_critical_path.is_empty() {
-                            { " · Bazel's critical path " }
-                            <strong data-testid="bazel-critical-path">{ duration_label(v.critical_path.total) }</strong>
-                            { format!(" in {} steps", c.bazel_critical_path.len()) }
-                        }
-                    } else if let Some(n) = &v.ninja {
-                        { format!(" · {} · {} on {} slots{}", plural(n.builds.len() as u64, "build", "builds"),
-                            plural(n.builds.iter().map(|b| b.edges).sum(), "edge", "edges"),
-                            n.builds.iter().map(|b| b.slots).max().unwrap_or(0),
-                            if n.recompacted { " · recompacted log" } else { "" }) }
-                    } else {
-                        { " · critical path " }<strong>{ duration_label(v.critical_path.total) }</strong>{ " (ya) / " }
-                        <strong>{ duration_label(v.blocking_chain.total) }</strong>{ " (blocking)" }
-                        { format!(" · {} hosts · {} run, {} copy, {} prepare tasks", group(v.lanes.len() as u64), group(v.counts.run), group(v.counts.copy), group(v.counts.prepare)) }
-                    }
+                    { format!("{} ", v.wall_label) }<strong>{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
+                    { for v.headline.iter().map(fact) }
                 </p>
                 if let Some(no_path) = &v.no_path {
                     <p class="no-path" data-testid="no-path">{ no_path.headline() }</p>
@@ -285,7 +204,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }
             </header>
             <div class="run-body">
-                <PathList path={path.clone()} title={path_title} note={v.starrocks.as_ref().and_then(|sr| sr.long_pole_io.clone()).map(AttrValue::from)}
+                <PathList path={path.clone()} title={path_title} note={v.path_note.clone().map(AttrValue::from)}
                     selected={e.selected} dispatch={props.dispatch.clone()} />
                 <div class="center">
                     <div class="tabs" role="tablist">

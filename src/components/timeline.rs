@@ -10,7 +10,6 @@ use crate::protocol::{Request, RunId, FIRST_HEIGHT, FIRST_WIDTH, LANE_MARGIN};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use crate::state::Action;
-use longpole_core::formats::FormatId;
 use longpole_core::layout::timeline::{self, ticks, Bar, Frame, RowBars, Viewport};
 use longpole_core::model::Nanos;
 use longpole_core::numbers::duration_label;
@@ -348,7 +347,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     });
     let toggle = props.dispatch.reform(|_: MouseEvent| Action::ToggleChain);
     // ya's builds have ya's path; other formats' paths are computed the same way.
-    let ya = matches!(view.format, FormatId::Distbuild | FormatId::YaEvlog);
+    let ya = matches!(view.format, longpole_core::formats::distbuild::ID | longpole_core::formats::ya_evlog::ID);
     html! {
         <div class="timeline">
             <div class="toolbar">

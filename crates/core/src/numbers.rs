@@ -1,6 +1,6 @@
 //! Numbers and durations as people read them: milliseconds written exactly,
 //! durations in the unit that suits them, integers with thousands
-//! separators. Durations are nanoseconds (`i64`, as the model's `Nanos`).
+//! separators, sizes in KiB, MiB and GiB. Durations are nanoseconds (`i64`, as the model's `Nanos`).
 
 /// Formats nanoseconds as milliseconds, exact, without trailing zeros: `1500`, `0.0015`.
 pub fn ms(ns: i64) -> String {
@@ -49,8 +49,38 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// A byte count: `617 B`, `12.4 KiB`, `3.1 MiB`, `1.00 GiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    let digits = if v < 10.0 {
+        2
+    } else if v < 100.0 {
+        1
+    } else {
+        0
+    };
+    format!("{v:.digits$} {}", UNITS[unit])
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sizes_read_well() {
+        assert_eq!(super::bytes(617), "617 B");
+        assert_eq!(super::bytes(12_697), "12.4 KiB");
+        assert_eq!(super::bytes(1 << 30), "1.00 GiB");
+        assert_eq!(super::bytes(300 << 20), "300 MiB");
+    }
+
     #[test]
     fn durations_read_well() {
         assert_eq!(super::duration_label(850_000), "850 µs");

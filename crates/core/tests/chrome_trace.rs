@@ -231,7 +231,7 @@ fn other_json_formats_are_not_claimed() {
         ("array.json", b"[{\"uid\": 1}]"),
         ("empty.json", b"[]"),
     ] {
-        let got = read_bytes(name, doc, 4096).map(|i| i.parsed.format());
-        assert!(!matches!(got, Ok(longpole_core::formats::FormatId::ChromeTrace)), "{name}");
+        let got = read_bytes(name, doc, 4096).map(|i| i.info.format);
+        assert!(!matches!(got, Ok(longpole_core::formats::chrome_trace::ID)), "{name}");
     }
 }

@@ -114,7 +114,7 @@ fn chrome_traces_read_back_as_the_same_spans() {
         let origin = m.window().map_or(0, |w| w.0);
         let bytes = export(&a, Target::Chrome, 0).unwrap();
         let back = longpole_core::reconcile(vec![read_bytes("trace.json", &bytes, 4096).unwrap()]);
-        assert_eq!(back.inputs[0].format, longpole_core::formats::FormatId::ChromeTrace, "{rel}");
+        assert_eq!(back.inputs[0].format, longpole_core::formats::chrome_trace::ID, "{rel}");
         let b = &back.datasets[0].model;
         // The run's own process is the last one: its lanes are those whose
         // process name is the input's.

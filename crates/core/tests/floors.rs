@@ -305,7 +305,7 @@ fn a_wrong_import_is_caught() {
     let mut add = |from: &str, to: &str| {
         graph.get_mut(from).unwrap().insert(to.to_owned());
     };
-    add("formats/ninja_log/mod.rs", "reconcile/mod.rs");
+    add("formats/ninja_log/report.rs", "reconcile/mod.rs");
     add("formats/evobench/log.rs", "formats/ghc_eventlog/mod.rs");
     add("numbers.rs", "intern.rs");
     add("intern.rs", "numbers.rs");
@@ -316,7 +316,7 @@ fn a_wrong_import_is_caught() {
         added,
         [
             s("formats/evobench/log.rs", "formats/ghc_eventlog/mod.rs", "format evobench imports format ghc_eventlog"),
-            s("formats/ninja_log/mod.rs", "reconcile/mod.rs", "formats imports dispatch"),
+            s("formats/ninja_log/report.rs", "reconcile/mod.rs", "formats imports dispatch"),
             s("intern.rs", "numbers.rs", "they import each other"),
             s("numbers.rs", "intern.rs", "they import each other"),
         ]

@@ -5,7 +5,7 @@
 
 use longpole_core::formats::monetdb_mal::reconcile::MalRun;
 use longpole_core::formats::monetdb_mal::statement::statements;
-use longpole_core::formats::{FormatId, Parsed};
+use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::Input;
@@ -119,7 +119,7 @@ fn every_corpus_trace_is_recognised_and_written_back_byte_for_byte() {
     ] {
         let bytes = corpus(name);
         let input = read_bytes("unknown", &bytes, 4096).unwrap();
-        assert_eq!(input.info.format, FormatId::MonetdbMal, "{name}");
+        assert_eq!(input.info.format, longpole_core::formats::monetdb_mal::ID, "{name}");
         let back = input.parsed.write_back().unwrap();
         if !name.ends_with(".gz") && !name.ends_with(".bz2") {
             assert!(back == bytes, "{name} round trip");

@@ -4,7 +4,7 @@
 //! and no diagnostic left unexplained.
 
 use longpole_core::formats::starrocks_profile::run::StarRocksRun;
-use longpole_core::formats::{FormatId, Parsed};
+use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::Input;
@@ -30,7 +30,7 @@ fn read(name: &str, chunk: usize) -> Input {
 fn every_corpus_profile_is_recognised_and_written_back_byte_for_byte() {
     for name in FILES {
         let input = read(name, 4096);
-        assert_eq!(input.info.format, FormatId::StarRocks, "{name}");
+        assert_eq!(input.info.format, longpole_core::formats::starrocks_profile::ID, "{name}");
         assert_eq!(input.parsed.write_back().unwrap(), corpus(name), "{name}");
     }
 }

@@ -2,7 +2,6 @@
 //! graph: every node becomes a run task on its thread with ya's millisecond
 //! times, the graph's edges join them, and ya's report is made of it.
 
-use longpole_core::formats::FormatId;
 use longpole_core::ingest::read_bytes;
 use longpole_core::model::{Role, TaskId, NANOS_PER_MS};
 use longpole_core::report::{analysis_json, analysis_text};
@@ -24,7 +23,7 @@ fn a_compressed_evlog_with_its_graph_gives_a_local_build() {
             read_bytes("build.evlog.zst", &zst, chunk).unwrap(),
             read_bytes("graph.json", &graph_json, chunk).unwrap(),
         ];
-        assert_eq!(inputs[0].info.format, FormatId::YaEvlog);
+        assert_eq!(inputs[0].info.format, longpole_core::formats::ya_evlog::ID);
         let analysis = longpole_core::reconcile(inputs);
         let model = &analysis.datasets[0].model;
         let runs: Vec<TaskId> =

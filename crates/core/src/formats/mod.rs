@@ -88,21 +88,6 @@ pub enum Parsed {
 }
 
 impl Parsed {
-    /// The format it was read as.
-    pub fn format(&self) -> FormatId {
-        match self {
-            Parsed::Distbuild(_) => FormatId::Distbuild,
-            Parsed::YaGraph(_) => FormatId::YaGraph,
-            Parsed::YaEvlog(_) => FormatId::YaEvlog,
-            Parsed::GhcEventlog(_) => FormatId::GhcEventlog,
-            Parsed::MonetdbMal(_) => FormatId::MonetdbMal,
-            Parsed::NinjaLog(_) => FormatId::NinjaLog,
-            Parsed::Evobench(_) => FormatId::Evobench,
-            Parsed::StarRocks(_) => FormatId::StarRocks,
-            Parsed::ChromeTrace(_) => FormatId::ChromeTrace,
-        }
-    }
-
     /// The input written back in its own format, byte for byte as it was
     /// read (decompressed); `None` for a format longpole does not write, or
     /// one read without keeping its source ([`Format::reader_keeping_source`]).
@@ -183,6 +168,19 @@ pub static REGISTRY: &[&dyn Format] = &[
     &starrocks_profile::StarRocksFormat,
     &chrome_trace::ChromeTraceFormat,
 ];
+
+/// The id of the registered format named `name` (`ghc-eventlog`).
+pub fn by_name(name: &str) -> Option<FormatId> {
+    REGISTRY.iter().map(|f| f.id()).find(|id| id.name() == name)
+}
+
+/// A format's id read back from its name, as the registry knows them all.
+impl<'de> serde::Deserialize<'de> for FormatId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FormatId, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        by_name(&name).ok_or_else(|| serde::de::Error::custom(format!("no format is named `{name}`")))
+    }
+}
 
 /// The outcome of running every sniffer over a head.
 pub enum Detection {

@@ -44,6 +44,9 @@ use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+/// This format's id: ya's build graph (`graph.json`).
+pub const ID: FormatId = FormatId::new("ya-graph", "ya build graph");
+
 /// No string: a node without `kv.p` or `kv.pc`.
 const NONE: u32 = u32::MAX;
 
@@ -319,7 +322,7 @@ const TITLE: &str = "ya build graph";
 
 impl Format for YaGraphFormat {
     fn id(&self) -> FormatId {
-        FormatId::YaGraph
+        crate::formats::ya_graph::ID
     }
 
     /// Yes when the content is a JSON object whose first key is `graph` or `conf`.

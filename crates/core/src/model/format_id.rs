@@ -1,61 +1,45 @@
-//! Which format a run was read from: its identity, short name and title,
-//! which every floor may name (the readers themselves are in
-//! [`crate::formats`]).
+//! Which format a run was read from: its stable short name and its title.
+//! Every floor may name a format's id; each format's folder gives its own
+//! (`formats::<name>::ID`), and the registry of formats reads a name back
+//! (`Deserialize` is in [`crate::formats`], which lists them all).
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize, Serializer};
+use std::fmt;
 
-/// Which format an input is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FormatId {
-    /// distbuild's execution log (ya's distributed builds).
-    Distbuild,
-    /// ya's build graph (`graph.json`).
-    YaGraph,
-    /// ya's local event log (evlog).
-    YaEvlog,
-    /// A GHC runtime's binary eventlog.
-    GhcEventlog,
-    /// A MonetDB server's MAL profiler trace.
-    MonetdbMal,
-    /// ninja's `.ninja_log`.
-    NinjaLog,
-    /// An evobench benchmark log (NDJSON of probe timings).
-    Evobench,
-    /// A StarRocks query profile (text or JSON).
-    StarRocks,
-    /// A Chrome Trace Event Format trace (JSON).
-    ChromeTrace,
+/// Which format an input is: compared, hashed and matched on as a
+/// constant (`formats::ghc_eventlog::ID`), written as its short name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FormatId {
+    name: &'static str,
+    title: &'static str,
 }
 
 impl FormatId {
+    /// A format's id: its short name (kebab-case, stable: JSON, the CLI and
+    /// test hooks use it) and its title.
+    pub const fn new(name: &'static str, title: &'static str) -> FormatId {
+        FormatId { name, title }
+    }
+
     /// Stable short name, used in JSON, the CLI and test hooks.
     pub fn name(self) -> &'static str {
-        match self {
-            FormatId::Distbuild => "distbuild",
-            FormatId::YaGraph => "ya-graph",
-            FormatId::YaEvlog => "ya-evlog",
-            FormatId::GhcEventlog => "ghc-eventlog",
-            FormatId::MonetdbMal => "monetdb-mal",
-            FormatId::NinjaLog => "ninja-log",
-            FormatId::Evobench => "evobench",
-            FormatId::StarRocks => "starrocks",
-            FormatId::ChromeTrace => "chrome-trace",
-        }
+        self.name
     }
 
     /// Human title.
     pub fn title(self) -> &'static str {
-        match self {
-            FormatId::Distbuild => "distbuild execution log",
-            FormatId::YaGraph => "ya build graph",
-            FormatId::YaEvlog => "ya event log",
-            FormatId::GhcEventlog => "GHC eventlog",
-            FormatId::MonetdbMal => "MonetDB MAL trace",
-            FormatId::NinjaLog => "ninja log",
-            FormatId::Evobench => "evobench log",
-            FormatId::StarRocks => "StarRocks query profile",
-            FormatId::ChromeTrace => "Chrome trace",
-        }
+        self.title
+    }
+}
+
+impl fmt::Debug for FormatId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl Serialize for FormatId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name)
     }
 }

@@ -8,7 +8,7 @@
 use crate::diagnostics::{Position, Severity};
 use crate::formats::ghc_eventlog::ReadEventlog;
 use crate::formats::ya_graph::BuildGraph;
-use crate::formats::{FormatId, Parsed};
+use crate::formats::Parsed;
 use crate::ingest::Input;
 use crate::join::{in_turn, Join};
 use crate::model::Model;
@@ -107,13 +107,13 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
             };
             match log {
                 Timed::Distbuild(log) => Dataset {
-                    format: FormatId::Distbuild,
+                    format: crate::formats::distbuild::ID,
                     inputs,
                     model: crate::formats::distbuild::model::model(*log, graph),
                     kind: Box::new(YaBuild),
                 },
                 Timed::Evlog(log) => Dataset {
-                    format: FormatId::YaEvlog,
+                    format: crate::formats::ya_evlog::ID,
                     inputs,
                     model: crate::formats::ya_evlog::model::model(&log, graph.as_deref()),
                     kind: Box::new(YaBuild),
@@ -123,7 +123,12 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         .collect();
     for (i, read) in programs {
         let ReadEventlog { model, run, .. } = *read;
-        datasets.push(Dataset { format: FormatId::GhcEventlog, inputs: vec![i], model, kind: Box::new(run) });
+        datasets.push(Dataset {
+            format: crate::formats::ghc_eventlog::ID,
+            inputs: vec![i],
+            model,
+            kind: Box::new(run),
+        });
     }
     if !traces.is_empty() {
         let refs: Vec<(usize, &crate::formats::monetdb_mal::MalTrace)> =
@@ -135,7 +140,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         for (i, d) in inputs.iter().zip(diags) {
             infos[*i].diagnostics.absorb(d);
         }
-        datasets.push(Dataset { format: FormatId::MonetdbMal, inputs, model, kind: Box::new(run) });
+        datasets.push(Dataset { format: crate::formats::monetdb_mal::ID, inputs, model, kind: Box::new(run) });
     }
     for (i, log) in ninja_logs {
         let (model, run) = crate::formats::ninja_log::reconcile::reconcile(&log);
@@ -147,19 +152,29 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
                 "the log was recompacted (its lines are not in time order), so its builds cannot be told apart: all entries are shown as one build",
             );
         }
-        datasets.push(Dataset { format: FormatId::NinjaLog, inputs: vec![i], model, kind: Box::new(run) });
+        datasets.push(Dataset { format: crate::formats::ninja_log::ID, inputs: vec![i], model, kind: Box::new(run) });
     }
     for (i, log) in benchmarks {
         let (model, run) = crate::formats::evobench::reconcile::reconcile(*log);
-        datasets.push(Dataset { format: FormatId::Evobench, inputs: vec![i], model, kind: Box::new(run) });
+        datasets.push(Dataset { format: crate::formats::evobench::ID, inputs: vec![i], model, kind: Box::new(run) });
     }
     for (i, profile) in profiles {
         let (model, run) = crate::formats::starrocks_profile::reconcile::reconcile(&profile, &mut infos[i].diagnostics);
-        datasets.push(Dataset { format: FormatId::StarRocks, inputs: vec![i], model, kind: Box::new(run) });
+        datasets.push(Dataset {
+            format: crate::formats::starrocks_profile::ID,
+            inputs: vec![i],
+            model,
+            kind: Box::new(run),
+        });
     }
     for (i, trace) in chrome_traces {
         let (model, run) = crate::formats::chrome_trace::reconcile::reconcile(&trace, &mut infos[i].diagnostics, join);
-        datasets.push(Dataset { format: FormatId::ChromeTrace, inputs: vec![i], model, kind: Box::new(run) });
+        datasets.push(Dataset {
+            format: crate::formats::chrome_trace::ID,
+            inputs: vec![i],
+            model,
+            kind: Box::new(run),
+        });
     }
     for d in &datasets {
         report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);

@@ -7,6 +7,8 @@ use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
 use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::headline::ya_headline;
+use crate::view::tables::ya_tables;
 use crate::view::RunView;
 use serde_json::Value;
 
@@ -24,7 +26,13 @@ impl RunKind for YaBuild {
     }
 
     fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
-        RunView::of_ya(&d.model, d.format, index)
+        let view = RunView::of_ya(&d.model, d.format, index);
+        RunView {
+            headline: ya_headline(&view),
+            tables: ya_tables(&view),
+            search_hint: "Search uid, name or host  (/)".into(),
+            ..view
+        }
     }
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {

@@ -17,8 +17,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 mod flame;
+pub mod headline;
 mod program;
 mod series;
+pub mod table;
+pub mod tables;
 
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use program::LONGEST;
@@ -102,7 +105,7 @@ pub struct TypeRow {
 }
 
 /// Everything the page shows of a run but the timeline's bars.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunView {
     /// The format.
     pub format: FormatId,
@@ -122,6 +125,11 @@ pub struct RunView {
     pub blocking_chain: PathView,
     /// Where the two differ, in words.
     pub differences: Vec<String>,
+    /// What the list of where the paths differ is titled.
+    pub differences_title: String,
+    /// A note under the path's list (where a StarRocks query's long pole
+    /// waited on I/O), if any.
+    pub path_note: Option<String>,
     /// The 10 longest tasks.
     pub longest: Vec<TaskRow>,
     /// The 10 biggest copies.
@@ -147,6 +155,15 @@ pub struct RunView {
     pub flame: Option<FlameGraph>,
     /// Whether the run has a flame graph.
     pub has_flame: bool,
+    /// What the wall time is of (`wall`; a StarRocks query's plan nodes'
+    /// time end to end).
+    pub wall_label: String,
+    /// The headline's numbers after the wall time.
+    pub headline: Vec<headline::Fact>,
+    /// The run's tables, as the page draws them (see [`table`]).
+    pub tables: Vec<table::Table>,
+    /// What the tables' search looks in, as its placeholder says.
+    pub search_hint: String,
     /// Why the run has no paths (it records no dependencies), and its
     /// busiest lane; `None` when it has paths.
     pub no_path: Option<NoPath>,
@@ -252,6 +269,7 @@ impl RunView {
             critical_path: path_view(model, index, &r.ya, None),
             blocking_chain: path_view(model, index, &r.blocking, Some(&gaps)),
             differences,
+            differences_title: "Where the blocking chain differs from ya's path".into(),
             longest: r.stat.longest.iter().map(|&t| task_row(model, index, t, 0)).collect(),
             biggest_copies: r.stat.biggest_copies.iter().map(|&t| task_row(model, index, t, 0)).collect(),
             by_type: r
@@ -316,6 +334,8 @@ impl RunView {
             critical_path: PathView::default(),
             blocking_chain: PathView::default(),
             differences: Vec::new(),
+            differences_title: String::new(),
+            path_note: None,
             longest: Vec::new(),
             biggest_copies: Vec::new(),
             by_type: Vec::new(),
@@ -323,6 +343,10 @@ impl RunView {
             cache_line: String::new(),
             totals: (0, 0, 0),
             part: Value::Null,
+            wall_label: "wall".into(),
+            headline: Vec::new(),
+            tables: Vec::new(),
+            search_hint: String::new(),
             flame: None,
             has_flame: false,
             no_path: None,

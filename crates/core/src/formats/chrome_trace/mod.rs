@@ -56,6 +56,7 @@ mod reader;
 pub mod reconcile;
 pub(crate) mod report;
 mod run_kind;
+pub mod tables;
 #[cfg(test)]
 mod tests;
 pub mod trace_stacks;
@@ -68,6 +69,9 @@ use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 use crate::intern::Interner;
 use crate::json_split::{JsonSplitter, Piece};
 use std::collections::BTreeMap;
+
+/// This format's id: a Chrome Trace Event Format trace (JSON).
+pub const ID: FormatId = FormatId::new("chrome-trace", "Chrome trace");
 
 /// Title used in errors.
 const TITLE: &str = "Chrome trace";
@@ -283,7 +287,7 @@ pub struct ChromeTraceFormat;
 
 impl Format for ChromeTraceFormat {
     fn id(&self) -> FormatId {
-        FormatId::ChromeTrace
+        crate::formats::chrome_trace::ID
     }
 
     /// An object whose `traceEvents` array starts with an event (an object

@@ -61,6 +61,9 @@ use ahead::Line;
 use line::{parse_int, Fields};
 use reconcile::{is_known_event, Reconciler};
 
+/// This format's id: distbuild's execution log (ya's distributed builds).
+pub const ID: FormatId = FormatId::new("distbuild", "distbuild execution log");
+
 /// The distbuild execution log format.
 pub struct DistbuildFormat;
 
@@ -69,7 +72,7 @@ const SNIFF_LINES: usize = 16;
 
 impl Format for DistbuildFormat {
     fn id(&self) -> FormatId {
-        FormatId::Distbuild
+        crate::formats::distbuild::ID
     }
 
     /// Yes at the first line that names a distbuild event, when every line
@@ -145,7 +148,7 @@ impl DistbuildReader {
     ) -> Result<(), FormatError> {
         if nul_seen && memchr::memchr(0, line).is_some() {
             return Err(FormatError::new(
-                FormatId::Distbuild.title(),
+                crate::formats::distbuild::ID.title(),
                 Position::Line(line_no),
                 "a NUL byte: this is binary data, not a text log",
                 line,

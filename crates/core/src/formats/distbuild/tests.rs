@@ -1,5 +1,5 @@
 use crate::diagnostics::Diagnostics;
-use crate::formats::{detect, Detection, FormatId, SniffInput};
+use crate::formats::{detect, Detection, SniffInput};
 use crate::ingest::read_bytes;
 use crate::test_support::corpus;
 
@@ -23,7 +23,10 @@ fn check(file: &str) -> String {
         assert_eq!(dump(file, &data, chunk), whole, "{file} at chunk size {chunk}");
     }
     let sniffed = detect(SniffInput { head: &data, at_eof: true, name: "unknown" });
-    assert!(matches!(sniffed, Detection::Found(f) if f.id() == FormatId::Distbuild), "{file} sniffed as unknown");
+    assert!(
+        matches!(sniffed, Detection::Found(f) if f.id() == crate::formats::distbuild::ID),
+        "{file} sniffed as unknown"
+    );
     whole
 }
 

@@ -54,11 +54,15 @@ pub mod reconcile;
 mod record;
 pub mod report;
 mod run_kind;
+pub mod tables;
 pub mod view;
 
 pub use log::{Label, Log, Metadata, Node, Sample, Span, StartInfo, TimingKind, RECORD_KINDS};
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
+
+/// This format's id: an evobench benchmark log (NDJSON of probe timings).
+pub const ID: FormatId = FormatId::new("evobench", "evobench log");
 
 /// The evobench log format.
 pub struct EvobenchFormat;
@@ -68,7 +72,7 @@ const MAGIC: &[u8] = b"{\"Start\":{\"evobench_log_version\":";
 
 impl Format for EvobenchFormat {
     fn id(&self) -> FormatId {
-        FormatId::Evobench
+        crate::formats::evobench::ID
     }
 
     /// Yes when the input starts with the Start record's opening.

@@ -24,7 +24,11 @@ impl RunKind for EvobenchRun {
         match EvobenchView::of(analysis) {
             Some(evobench) => {
                 let flame = evobench.flame.clone();
-                view.with_part(&evobench).with_flame(flame)
+                let tables = super::tables::tables(&evobench, None, None);
+                let headline = evobench.headline();
+                RunView { headline, tables, search_hint: "Search paths  (/)".into(), ..view }
+                    .with_part(&evobench)
+                    .with_flame(flame)
             }
             None => view,
         }

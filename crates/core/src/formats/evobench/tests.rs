@@ -1,5 +1,5 @@
 use super::*;
-use crate::formats::{FormatId, Parsed};
+use crate::formats::Parsed;
 use crate::ingest::read_bytes;
 use crate::test_support::corpus;
 
@@ -16,7 +16,7 @@ fn t(kind: &str, pn: &str, tid: u64, ns: u64) -> String {
 
 fn read(name: &str, bytes: &[u8], chunk: usize) -> (Log, Vec<String>) {
     let input = read_bytes(name, bytes, chunk).unwrap();
-    assert_eq!(input.info.format, FormatId::Evobench);
+    assert_eq!(input.info.format, crate::formats::evobench::ID);
     let codes = input.info.diagnostics.kept().iter().map(|d| format!("{} {}", d.position, d.code)).collect();
     let Parsed::Evobench(log) = input.parsed else { panic!("{name}: not read as an evobench log") };
     (*log, codes)

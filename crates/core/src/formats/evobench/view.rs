@@ -5,7 +5,9 @@
 use crate::formats::evobench::analysis::{summary, Field, FlameGraph, Stats};
 use crate::formats::evobench::report::runs;
 use crate::formats::evobench::TimingKind;
+use crate::numbers::group;
 use crate::run::Analysis;
+use crate::view::headline::{plural, Fact};
 use serde::{Deserialize, Serialize};
 
 /// A value of `kind` as people read it: a duration for times (real time in
@@ -110,6 +112,27 @@ fn stat_row(mode: &str, path: &str, spans: u64, key_value: bool, stats: &[Option
 }
 
 impl EvobenchView {
+    /// The headline of evobench runs: runs, threads, statistics rows, the
+    /// hottest path, and whether the first run was cut off.
+    pub fn headline(&self) -> Vec<Fact> {
+        let hottest = self.flame.hottest_path(TimingKind::Real.index());
+        let names: Vec<&str> = hottest.iter().skip(1).map(|&n| self.flame.nodes[n as usize].name.as_str()).collect();
+        let first = self.runs.first();
+        let mut facts = vec![Fact::plain(format!(
+            " · {} · {} · {} statistics rows",
+            plural(self.runs.len() as u64, "run", "runs"),
+            plural(first.map_or(0, |r| r.threads), "thread", "threads"),
+            group(self.rows.len() as u64)
+        ))];
+        if let Some(last) = names.last() {
+            facts.extend([Fact::plain(" · hottest path "), Fact::strong(*last).title(names.join(" > "))]);
+        }
+        if first.is_some_and(|r| !r.complete) {
+            facts.extend([Fact::plain(" · "), Fact::strong("cut off").warn()]);
+        }
+        facts
+    }
+
     /// The view of an analysis's evobench runs; `None` when it has none.
     pub fn of(analysis: &Analysis) -> Option<EvobenchView> {
         let runs = runs(analysis);

@@ -44,6 +44,7 @@ pub(crate) mod report;
 mod run;
 mod run_kind;
 pub mod show;
+pub mod tables;
 mod timeline;
 mod user_spans;
 pub mod view;
@@ -53,6 +54,9 @@ pub use run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 use crate::model::Model;
+
+/// This format's id: a GHC runtime's binary eventlog.
+pub const ID: FormatId = FormatId::new("ghc-eventlog", "GHC eventlog");
 
 /// A read eventlog: its model and what it says beyond it, and every event
 /// when the source was asked for.
@@ -75,7 +79,7 @@ const MAGIC: &[u8] = b"hdrbhetb";
 
 impl Format for GhcEventlogFormat {
     fn id(&self) -> FormatId {
-        FormatId::GhcEventlog
+        crate::formats::ghc_eventlog::ID
     }
 
     /// Yes when the input starts with `hdrb` `hetb`.

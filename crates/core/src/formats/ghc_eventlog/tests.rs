@@ -1,5 +1,5 @@
 use super::*;
-use crate::formats::{FormatId, Parsed};
+use crate::formats::Parsed;
 use crate::ingest::{read_bytes, read_bytes_keeping_source};
 use crate::test_support::corpus;
 
@@ -20,7 +20,7 @@ fn corpus_logs() -> Vec<(String, Vec<u8>)> {
 
 fn read(name: &str, bytes: &[u8], chunk: usize) -> (Eventlog, Vec<String>) {
     let input = read_bytes_keeping_source(name, bytes, chunk).unwrap();
-    assert_eq!(input.info.format, FormatId::GhcEventlog);
+    assert_eq!(input.info.format, crate::formats::ghc_eventlog::ID);
     let codes = input.info.diagnostics.kept().iter().map(|d| format!("{} {}", d.position, d.code)).collect();
     let Parsed::GhcEventlog(read) = input.parsed else { panic!("{name}: not read as an eventlog") };
     (read.source.expect("the events, kept"), codes)

@@ -4,9 +4,10 @@
 
 use crate::formats::ghc_eventlog::analysis::{gc_summary, GcRow};
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
-use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
+use crate::numbers::{duration_label, group};
+use crate::view::headline::{plural, Fact};
 use crate::view::{RunView, SERIES_POINTS};
 use serde::{Deserialize, Serialize};
 
@@ -102,11 +103,39 @@ fn heap_series(run: &GhcRun, figure: HeapFigure, name: &str) -> Option<HeapSerie
     Some(HeapSeries { figure: name.to_owned(), points, samples: samples.len() as u64, max })
 }
 
+/// The headline of a GHC program: capabilities, threads, pauses, events.
+fn headline(g: &GhcView) -> Vec<Fact> {
+    let mut facts = vec![Fact::plain(format!(
+        " · {} · {} · ",
+        plural(u64::from(g.capabilities), "capability", "capabilities"),
+        plural(g.threads.len() as u64, "thread", "threads")
+    ))];
+    match g.gc.iter().find(|r| r.generation == "all") {
+        Some(p) => facts.extend([
+            Fact::plain("GC "),
+            Fact::strong(duration_label(p.total)),
+            Fact::plain(format!(" in {} pauses (longest {})", group(p.count), duration_label(p.max))),
+        ]),
+        None => facts.push(Fact::plain("no GC")),
+    }
+    facts.push(Fact::plain(format!(" · {} events", group(g.events))));
+    facts
+}
+
 impl RunView {
     /// The view of a GHC program's run, laid out on `index`: the
     /// capabilities' timeline with its longest spans, time per kind, and the
     /// [`GhcView`]. There is no dependency between tasks, so no paths.
     pub fn of_ghc(model: &Model, run: &GhcRun, index: &TimelineIndex) -> RunView {
-        RunView::of_program(model, FormatId::GhcEventlog, index).with_part(&GhcView::of(run))
+        let ghc = GhcView::of(run);
+        let view = RunView::of_program(model, crate::formats::ghc_eventlog::ID, index);
+        let tables = super::tables::tables(&view, &ghc);
+        RunView {
+            headline: headline(&ghc),
+            tables,
+            search_hint: "Search threads, labels, marks, types  (/)".into(),
+            ..view
+        }
+        .with_part(&ghc)
     }
 }

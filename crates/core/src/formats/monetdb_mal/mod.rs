@@ -53,6 +53,7 @@ pub mod reconcile;
 pub(crate) mod report;
 mod run_kind;
 pub mod statement;
+pub mod tables;
 mod trace;
 pub mod view;
 
@@ -62,12 +63,15 @@ pub use trace::{Generation, Heartbeat, MalEvent, MalTrace, State, VarName, VarUs
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 use objects::{ObjectSplitter, Piece};
 
+/// This format's id: a MonetDB server's MAL profiler trace.
+pub const ID: FormatId = FormatId::new("monetdb-mal", "MonetDB MAL trace");
+
 /// MonetDB's MAL profiler trace format.
 pub struct MonetdbMalFormat;
 
 impl Format for MonetdbMalFormat {
     fn id(&self) -> FormatId {
-        FormatId::MonetdbMal
+        crate::formats::monetdb_mal::ID
     }
 
     /// Yes when the first object is a profiler event or a heartbeat: it has

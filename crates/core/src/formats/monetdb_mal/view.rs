@@ -4,9 +4,10 @@
 
 use crate::formats::monetdb_mal::analysis::{by_instruction, by_module, core_use, execution_paths, OpStats};
 use crate::formats::monetdb_mal::reconcile::{MalCounts, MalRun};
-use crate::formats::FormatId;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
+use crate::numbers::group;
+use crate::view::headline::{both_paths, plural, Fact};
 use crate::view::{RunView, Series};
 use serde::{Deserialize, Serialize};
 
@@ -140,11 +141,24 @@ impl RunView {
     /// and blocking chain through the dataflow, the longest instructions,
     /// time by module, and the [`MalView`].
     pub fn of_mal(model: &Model, run: &MalRun, index: &TimelineIndex) -> RunView {
-        let mut view = RunView::of_ya(model, FormatId::MonetdbMal, index);
+        let mut view = RunView::of_ya(model, crate::formats::monetdb_mal::ID, index);
         view.biggest_copies.clear();
         view.stages.clear();
         view.cache_line.clear();
         view.totals = (0, 0, 0);
-        view.with_part(&MalView::of(model, run))
+        let mal = MalView::of(model, run);
+        let parallelism = mal.core.busy as f64 / mal.core.wall.max(1) as f64;
+        view.headline = both_paths(&view, "dataflow");
+        view.differences_title = "Where the blocking chain differs from the critical path".into();
+        view.headline.push(Fact::plain(format!(
+            " · {} · {} · {} instructions on {} · {parallelism:.1} busy on average",
+            plural(mal.counts.executions, "execution", "executions"),
+            plural(mal.counts.queries, "query", "queries"),
+            group(view.counts.run),
+            plural(u64::from(mal.core.threads), "thread", "threads")
+        )));
+        view.tables = super::tables::tables(&view, &mal);
+        view.search_hint = "Search statements, operations, threads, queries  (/)".into();
+        view.with_part(&mal)
     }
 }

@@ -34,11 +34,15 @@
 pub mod reconcile;
 pub(crate) mod report;
 mod run_kind;
+pub mod tables;
 
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use crate::lines::LineSplitter;
+
+/// This format's id: ninja's `.ninja_log`.
+pub const ID: FormatId = FormatId::new("ninja-log", "ninja log");
 
 /// The first bytes of every `.ninja_log`.
 const HEADER: &[u8] = b"# ninja log v";
@@ -77,7 +81,7 @@ pub struct NinjaLogFormat;
 
 impl Format for NinjaLogFormat {
     fn id(&self) -> FormatId {
-        FormatId::NinjaLog
+        crate::formats::ninja_log::ID
     }
 
     /// Yes when the input starts with `# ninja log v`.

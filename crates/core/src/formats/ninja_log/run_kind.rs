@@ -6,6 +6,7 @@ use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
 use crate::run::{Analysis, Dataset, RunKind};
+use crate::view::headline::{plural, Fact};
 use crate::view::RunView;
 use serde_json::Value;
 
@@ -19,7 +20,16 @@ impl RunKind for NinjaRun {
     }
 
     fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
-        RunView::of_program(&d.model, d.format, index).with_part(self)
+        let view = RunView::of_program(&d.model, d.format, index);
+        let tables = super::tables::tables(&view, self);
+        let headline = vec![Fact::plain(format!(
+            " · {} · {} on {} slots{}",
+            plural(self.builds.len() as u64, "build", "builds"),
+            plural(self.builds.iter().map(|b| b.edges).sum(), "edge", "edges"),
+            self.builds.iter().map(|b| b.slots).max().unwrap_or(0),
+            if self.recompacted { " · recompacted log" } else { "" }
+        ))];
+        RunView { headline, tables, search_hint: "Search outputs  (/)".into(), ..view }.with_part(self)
     }
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {

@@ -69,6 +69,7 @@ pub mod reconcile;
 pub(crate) mod report;
 pub mod run;
 mod run_kind;
+pub mod tables;
 mod tree;
 pub mod value;
 pub mod view;
@@ -78,12 +79,15 @@ pub use value::Value;
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 
+/// This format's id: a StarRocks query profile (text or JSON).
+pub const ID: FormatId = FormatId::new("starrocks", "StarRocks query profile");
+
 /// StarRocks' query profile format (text or JSON).
 pub struct StarRocksFormat;
 
 impl Format for StarRocksFormat {
     fn id(&self) -> FormatId {
-        FormatId::StarRocks
+        crate::formats::starrocks_profile::ID
     }
 
     /// Yes when the first line is `Query:` and the second a node or counter

@@ -37,6 +37,9 @@ use crate::lines::LineSplitter;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+/// This format's id: ya's local event log (evlog).
+pub const ID: FormatId = FormatId::new("ya-evlog", "ya event log");
+
 /// One finished node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvlogNode {
@@ -101,7 +104,7 @@ const TITLE: &str = "ya event log";
 
 impl Format for YaEvlogFormat {
     fn id(&self) -> FormatId {
-        FormatId::YaEvlog
+        crate::formats::ya_evlog::ID
     }
 
     /// Yes when the first line is a JSON object with `namespace`, `event` and `timestamp`.
@@ -268,7 +271,7 @@ not json
     fn reads_nodes_and_stages_at_any_chunk_size() {
         for chunk in [1, 7, 4096] {
             let input = read_bytes("x.evlog", LOG.as_bytes(), chunk).unwrap();
-            assert_eq!(input.info.format, FormatId::YaEvlog);
+            assert_eq!(input.info.format, crate::formats::ya_evlog::ID);
             let Parsed::YaEvlog(log) = input.parsed else { panic!() };
             assert_eq!(log.nodes.len(), 2);
             assert_eq!((log.nodes[0].uid.as_str(), log.nodes[0].start, log.nodes[0].end), ("A", 1000, 2499));

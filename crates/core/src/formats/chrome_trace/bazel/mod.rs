@@ -10,6 +10,7 @@
 pub mod analysis;
 pub mod path;
 pub(crate) mod report;
+pub mod tables;
 pub mod view;
 
 use crate::diagnostics::Diagnostics;

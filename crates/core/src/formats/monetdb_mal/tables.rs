@@ -2,11 +2,11 @@
 //! chain, the executions, the most expensive instructions and modules, the
 //! threads' use and the idle stretches.
 
-use super::data_table::{count, span, text, time, Row, Table};
-use super::run_tables::{by_type_table, path_tables, task_rows};
-use longpole_core::formats::monetdb_mal::analysis::OpStats;
-use longpole_core::formats::monetdb_mal::view::MalView;
-use longpole_core::view::RunView;
+use super::analysis::OpStats;
+use super::view::MalView;
+use crate::view::table::{columns, count, span, text, time, Row, Table};
+use crate::view::tables::{by_type_table, path_tables, task_rows};
+use crate::view::RunView;
 
 fn op_rows(ops: &[OpStats]) -> Vec<Row> {
     ops.iter()
@@ -28,16 +28,16 @@ fn op_rows(ops: &[OpStats]) -> Vec<Row> {
 }
 
 /// The tables of MAL traces.
-pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
+pub fn tables(v: &RunView, m: &MalView) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
-    let task_headers = vec!["duration", "module", "uid", "statement", "thread", "started", "finished"];
-    let op_headers = vec!["operation", "count", "total", "mean", "median", "p90", "p99", "max"];
+    let task_headers = ["duration", "module", "uid", "statement", "thread", "started", "finished"];
+    let op_headers = columns(&["operation", "count", "total", "mean", "median", "p90", "p99", "max"]);
     let mut list = Vec::from(path_tables(v, "Critical path (dataflow)", &task_headers));
     list.extend([
         Table {
-            id: "executions",
-            title: "Executions",
-            headers: vec![
+            id: "executions".into(),
+            title: "Executions".into(),
+            headers: columns(&[
                 "id",
                 "tag",
                 "function",
@@ -48,7 +48,7 @@ pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
                 "path length",
                 "initiated by",
                 "query",
-            ],
+            ]),
             rows: m
                 .executions
                 .iter()
@@ -75,16 +75,21 @@ pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "instructions",
-            title: "Most expensive instructions",
+            id: "instructions".into(),
+            title: "Most expensive instructions".into(),
             headers: op_headers.clone(),
             rows: op_rows(&m.instructions),
         },
-        Table { id: "modules", title: "Most expensive modules", headers: op_headers, rows: op_rows(&m.modules) },
         Table {
-            id: "threads",
-            title: "Thread use",
-            headers: vec!["thread", "busy", "share of wall"],
+            id: "modules".into(),
+            title: "Most expensive modules".into(),
+            headers: op_headers,
+            rows: op_rows(&m.modules),
+        },
+        Table {
+            id: "threads".into(),
+            title: "Thread use".into(),
+            headers: columns(&["thread", "busy", "share of wall"]),
             rows: m
                 .core
                 .per_thread
@@ -101,9 +106,9 @@ pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "idle",
-            title: "Longest stretches with nothing running",
-            headers: vec!["length", "from", "to"],
+            id: "idle".into(),
+            title: "Longest stretches with nothing running".into(),
+            headers: columns(&["length", "from", "to"]),
             rows: m
                 .core
                 .idle
@@ -117,9 +122,9 @@ pub fn mal_tables(v: &RunView, m: &MalView) -> Vec<Table> {
         },
         by_type_table(v, "Time by module", "module"),
         Table {
-            id: "longest",
-            title: "Longest instructions",
-            headers: task_headers,
+            id: "longest".into(),
+            title: "Longest instructions".into(),
+            headers: columns(&task_headers),
             rows: task_rows(&v.longest, origin, false),
         },
     ]);

@@ -2,21 +2,21 @@
 //! them, actions by mnemonic, where the actions' time went, and the
 //! stretches where fewer actions ran than jobs.
 
-use super::data_table::{count, span, text, time, Row, Table};
-use longpole_core::formats::chrome_trace::bazel::view::BazelView;
+use super::view::BazelView;
+use crate::view::table::{columns, count, span, text, time, Cell, Row, Table};
 
-fn row(cells: Vec<super::data_table::Cell>, what: &str) -> Row {
+fn row(cells: Vec<Cell>, what: &str) -> Row {
     Row { cells, task: None, haystack: what.to_lowercase() }
 }
 
 /// The tables of a Bazel profile (`origin`: the run's first time).
-pub(super) fn bazel_tables(b: &BazelView, origin: i64) -> Vec<Table> {
+pub fn tables(b: &BazelView, origin: i64) -> Vec<Table> {
     let s = &b.summary;
     vec![
         Table {
-            id: "bazel-phases",
-            title: "Bazel phases",
-            headers: vec!["phase", "marker", "time", "share"],
+            id: "bazel-phases".into(),
+            title: "Bazel phases".into(),
+            headers: columns(&["phase", "marker", "time", "share"]),
             rows: s
                 .phases
                 .iter()
@@ -26,9 +26,9 @@ pub(super) fn bazel_tables(b: &BazelView, origin: i64) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "bazel-mnemonics",
-            title: "Actions by mnemonic",
-            headers: vec!["mnemonic", "actions", "time", "longest", "on critical path"],
+            id: "bazel-mnemonics".into(),
+            title: "Actions by mnemonic".into(),
+            headers: columns(&["mnemonic", "actions", "time", "longest", "on critical path"]),
             rows: s
                 .mnemonics
                 .iter()
@@ -41,9 +41,9 @@ pub(super) fn bazel_tables(b: &BazelView, origin: i64) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "bazel-activities",
-            title: "Where the actions' time went",
-            headers: vec!["group", "category or event", "events", "time", "on critical path"],
+            id: "bazel-activities".into(),
+            title: "Where the actions' time went".into(),
+            headers: columns(&["group", "category or event", "events", "time", "on critical path"]),
             rows: s
                 .activities
                 .iter()
@@ -53,9 +53,9 @@ pub(super) fn bazel_tables(b: &BazelView, origin: i64) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "bazel-bottlenecks",
-            title: "Fewer actions than jobs",
-            headers: vec!["from", "to", "lasting", "actions on average"],
+            id: "bazel-bottlenecks".into(),
+            title: "Fewer actions than jobs".into(),
+            headers: columns(&["from", "to", "lasting", "actions on average"]),
             rows: s
                 .bottlenecks
                 .iter()

@@ -1,17 +1,10 @@
 //! A GHC program's numbers as tables: collections per generation, threads,
 //! user marks, time per kind, longest spans and event types.
 
-use super::data_table::{count, span, text, time, Cell, Key, Row, Table};
-use super::run_tables::{by_type_table, task_rows};
-use longpole_core::formats::ghc_eventlog::view::GhcView;
-use longpole_core::view::RunView;
-
-fn bytes(b: Option<u64>) -> Cell {
-    match b {
-        Some(b) => Cell { show: crate::format::bytes(b), raw: b.to_string(), key: Key::Num(b as f64) },
-        None => text(""),
-    }
-}
+use super::view::GhcView;
+use crate::view::table::{bytes, columns, count, span, text, time, Cell, Row, Table};
+use crate::view::tables::{by_type_table, task_rows};
+use crate::view::RunView;
 
 fn cap(c: Option<u16>) -> Cell {
     match c {
@@ -21,13 +14,13 @@ fn cap(c: Option<u16>) -> Cell {
 }
 
 /// The tables of a GHC run.
-pub fn ghc_tables(v: &RunView, g: &GhcView) -> Vec<Table> {
+pub fn tables(v: &RunView, g: &GhcView) -> Vec<Table> {
     let origin = v.window.map_or(0, |w| w.0);
     vec![
         Table {
-            id: "gc",
-            title: "Garbage collections per generation",
-            headers: vec!["generation", "collections", "total pause", "longest pause", "mean pause", "copied"],
+            id: "gc".into(),
+            title: "Garbage collections per generation".into(),
+            headers: columns(&["generation", "collections", "total pause", "longest pause", "mean pause", "copied"]),
             rows: g
                 .gc
                 .iter()
@@ -46,9 +39,9 @@ pub fn ghc_tables(v: &RunView, g: &GhcView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "threads",
-            title: "Threads",
-            headers: vec!["thread", "label", "runs", "run time", "longest run", "capabilities", "created"],
+            id: "threads".into(),
+            title: "Threads".into(),
+            headers: columns(&["thread", "label", "runs", "run time", "longest run", "capabilities", "created"]),
             rows: g
                 .threads
                 .iter()
@@ -68,9 +61,9 @@ pub fn ghc_tables(v: &RunView, g: &GhcView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "marks",
-            title: "User markers and messages",
-            headers: vec!["time", "capability", "kind", "text"],
+            id: "marks".into(),
+            title: "User markers and messages".into(),
+            headers: columns(&["time", "capability", "kind", "text"]),
             rows: g
                 .marks
                 .iter()
@@ -88,15 +81,15 @@ pub fn ghc_tables(v: &RunView, g: &GhcView) -> Vec<Table> {
         },
         by_type_table(v, "Time by kind", "kind"),
         Table {
-            id: "longest",
-            title: "Longest spans",
-            headers: vec!["duration", "kind", "uid", "name", "capability", "started", "finished"],
+            id: "longest".into(),
+            title: "Longest spans".into(),
+            headers: columns(&["duration", "kind", "uid", "name", "capability", "started", "finished"]),
             rows: task_rows(&v.longest, origin, false),
         },
         Table {
-            id: "event-types",
-            title: "Event types",
-            headers: vec!["id", "description", "events"],
+            id: "event-types".into(),
+            title: "Event types".into(),
+            headers: columns(&["id", "description", "events"]),
             rows: g
                 .event_types
                 .iter()

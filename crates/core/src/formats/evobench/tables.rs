@@ -1,11 +1,11 @@
 //! evobench runs' numbers as tables: the evaluator's statistics for each
 //! timing kind, the runs, and with several runs the summary across them and
-//! the comparison of two groups (asked for in [`super::compare_runs`]).
+//! the comparison of two groups (asked for in the page).
 
-use super::data_table::{count, span, text, Cell, Row, Table};
-use longpole_core::formats::evobench::analysis::Change;
-use longpole_core::formats::evobench::view::{show_value, EvobenchView, StatCells, StatRow};
-use longpole_core::formats::evobench::TimingKind;
+use super::analysis::Change;
+use super::view::{show_value, EvobenchView, StatCells, StatRow};
+use super::TimingKind;
+use crate::view::table::{columns, count, number, span, text, Cell, Row, Table};
 
 /// Each kind's table id and title.
 const KIND_TABLES: [(&str, &str); 4] = [
@@ -16,7 +16,7 @@ const KIND_TABLES: [(&str, &str); 4] = [
 ];
 
 /// A value of `kind` as a cell (times sort and export in ms, like every table).
-pub(super) fn value(kind: TimingKind, v: u64) -> Cell {
+pub fn value(kind: TimingKind, v: u64) -> Cell {
     let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
     match kind {
         TimingKind::Real => span(ns(v)),
@@ -54,7 +54,7 @@ pub const SUMMARY_FIELDS: [(&str, &str); 6] = [
 
 /// The tables of evobench runs; `summary` is the summary over another
 /// per-run statistic than the mean, when one was asked for.
-pub fn evobench_tables(
+pub fn tables(
     e: &EvobenchView,
     comparison: Option<(&[Change], TimingKind)>,
     summary: Option<(&str, &[StatRow])>,
@@ -62,17 +62,27 @@ pub fn evobench_tables(
     let mut list = Vec::new();
     if let Some((rows, kind)) = comparison {
         list.push(Table {
-            id: "comparison",
-            title: "Comparison: group B against group A, biggest impact first",
-            headers: vec!["mode", "path", "A mean", "B mean", "change", "relative", "95% interval", "p", "significant"],
+            id: "comparison".into(),
+            title: "Comparison: group B against group A, biggest impact first".into(),
+            headers: columns(&[
+                "mode",
+                "path",
+                "A mean",
+                "B mean",
+                "change",
+                "relative",
+                "95% interval",
+                "p",
+                "significant",
+            ]),
             rows: rows.iter().map(|c| change_row(c, kind)).collect(),
         });
     }
     if e.runs.len() > 1 {
         list.push(Table {
-            id: "runs",
-            title: "Runs",
-            headers: vec!["#", "log", "rows", "spans", "threads", "complete", "writer"],
+            id: "runs".into(),
+            title: "Runs".into(),
+            headers: columns(&["#", "log", "rows", "spans", "threads", "complete", "writer"]),
             rows: e
                 .runs
                 .iter()
@@ -98,14 +108,14 @@ pub fn evobench_tables(
                 None => (SUMMARY_FIELDS[0].1, &e.summary[..]),
             };
         list.push(Table {
-            id: "summary",
-            title,
-            headers: STAT_HEADERS.to_vec(),
+            id: "summary".into(),
+            title: title.into(),
+            headers: columns(&STAT_HEADERS),
             rows: stat_rows(rows, TimingKind::Real),
         });
     }
     for (kind, (id, title)) in TimingKind::ALL.into_iter().zip(KIND_TABLES) {
-        list.push(Table { id, title, headers: STAT_HEADERS.to_vec(), rows: stat_rows(&e.rows, kind) });
+        list.push(Table::new(id, title, &STAT_HEADERS, stat_rows(&e.rows, kind)));
     }
     list
 }
@@ -118,10 +128,6 @@ fn signed(kind: TimingKind, v: f64) -> String {
     } else {
         format!("+{magnitude}")
     }
-}
-
-fn number(show: String, v: f64) -> Cell {
-    Cell { raw: v.to_string(), key: super::data_table::Key::Num(v), show }
 }
 
 fn change_row(c: &Change, kind: TimingKind) -> Row {

@@ -3,26 +3,33 @@
 //! pipeline's time, the operators, the skewed counters and the identity
 //! checks.
 
-use super::data_table::{count, span, text, Cell, Row, Table};
-use super::run_tables::{by_type_table, path_tables};
-use longpole_core::formats::starrocks_profile::nodes::Level;
-use longpole_core::formats::starrocks_profile::view::{NodeRow, StarRocksView};
-use longpole_core::view::RunView;
+use super::nodes::Level;
+use super::view::{NodeRow, StarRocksView};
+use crate::view::table::{columns, count, opt_span, span, text, Cell, Row, Table};
+use crate::view::tables::{by_type_table, path_tables};
+use crate::view::RunView;
 
-fn opt_span(ns: Option<i64>) -> Cell {
-    ns.map_or_else(|| text(""), span)
-}
-
-fn opt_count(n: Option<i64>) -> Cell {
+/// A row count that may be missing (negative counts show as 0).
+fn rows_cell(n: Option<i64>) -> Cell {
     n.map_or_else(|| text(""), |n| count(n.max(0) as u64))
 }
 
 /// The plan nodes, the largest time first.
 fn nodes_table(nodes: &[NodeRow]) -> Table {
     Table {
-        id: "nodes",
-        title: "Plan nodes (ANALYZE PROFILE's time: CPUTime + ScanTime + NetworkTime)",
-        headers: vec!["node", "plan", "time", "share", "CPUTime", "ScanTime", "NetworkTime", "level", "critical path"],
+        id: "nodes".into(),
+        title: "Plan nodes (ANALYZE PROFILE's time: CPUTime + ScanTime + NetworkTime)".into(),
+        headers: columns(&[
+            "node",
+            "plan",
+            "time",
+            "share",
+            "CPUTime",
+            "ScanTime",
+            "NetworkTime",
+            "level",
+            "critical path",
+        ]),
         rows: nodes
             .iter()
             .map(|n| Row {
@@ -49,12 +56,12 @@ fn nodes_table(nodes: &[NodeRow]) -> Table {
 }
 
 /// The tables of a StarRocks profile.
-pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
+pub fn tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
     let headers = ["duration", "plan", "uid", "name", "fragment", "started", "finished"];
     let mut list = vec![Table {
-        id: "hints",
-        title: "Bottleneck hints",
-        headers: vec!["kind", "where", "line", "hint"],
+        id: "hints".into(),
+        title: "Bottleneck hints".into(),
+        headers: columns(&["kind", "where", "line", "hint"]),
         rows: s
             .hints
             .iter()
@@ -69,9 +76,9 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
     list.extend(path_tables(v, "Critical path over plan nodes", &headers));
     list.extend([
         Table {
-            id: "pipelines",
-            title: "Time by pipeline",
-            headers: vec![
+            id: "pipelines".into(),
+            title: "Time by pipeline".into(),
+            headers: columns(&[
                 "pipeline",
                 "driver total",
                 "active",
@@ -82,7 +89,7 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 "precondition",
                 "pending finish",
                 "schedule",
-            ],
+            ]),
             rows: s
                 .pipelines
                 .iter()
@@ -105,9 +112,9 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "operators",
-            title: "Operators",
-            headers: vec![
+            id: "operators".into(),
+            title: "Operators".into(),
+            headers: columns(&[
                 "operator",
                 "plan node",
                 "pipeline",
@@ -117,7 +124,7 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 "rows out",
                 "rows in",
                 "node on critical path",
-            ],
+            ]),
             rows: s
                 .operators
                 .iter()
@@ -129,8 +136,8 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                         opt_span(o.total),
                         opt_span(o.pull),
                         opt_span(o.push),
-                        opt_count(o.pull_rows),
-                        opt_count(o.push_rows),
+                        rows_cell(o.pull_rows),
+                        rows_cell(o.push_rows),
                         text(if o.on_heaviest_path { "yes" } else { "" }),
                     ],
                     task: Some(o.task),
@@ -139,9 +146,9 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "skew",
-            title: "Skew across instances (max / min)",
-            headers: vec!["where", "counter", "unit", "merged", "min", "max", "max/min"],
+            id: "skew".into(),
+            title: "Skew across instances (max / min)".into(),
+            headers: columns(&["where", "counter", "unit", "merged", "min", "max", "max/min"]),
             rows: s
                 .skew
                 .iter()
@@ -164,9 +171,9 @@ pub fn starrocks_tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 .collect(),
         },
         Table {
-            id: "checks",
-            title: "Identities checked",
-            headers: vec!["where", "line", "rule", "left", "right", "tolerance", "holds"],
+            id: "checks".into(),
+            title: "Identities checked".into(),
+            headers: columns(&["where", "line", "rule", "left", "right", "tolerance", "holds"]),
             rows: s
                 .checks
                 .iter()
