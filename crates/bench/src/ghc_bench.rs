@@ -15,7 +15,6 @@
 
 use longpole_bench::{data_dir, ingest_file, peak_rss, rate, Bench};
 use longpole_core::formats::ghc_eventlog::{write, Eventlog};
-use longpole_core::formats::Parsed;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::reconcile;
 use std::path::{Path, PathBuf};
@@ -31,7 +30,9 @@ fn data_file(mb: u64) -> Result<PathBuf, Box<dyn std::error::Error>> {
         return Ok(path);
     }
     let (input, seed_bytes) = ingest_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join(SEED))?;
-    let Parsed::GhcEventlog(read) = input.parsed else { return Err("the seed is not a GHC eventlog".into()) };
+    let Some(read) = input.parsed.into_read::<longpole_core::formats::ghc_eventlog::ReadEventlog>() else {
+        return Err("the seed is not a GHC eventlog".into());
+    };
     let seed = read.source.ok_or("the seed's events were not kept")?;
     let span = seed.events.iter().map(|e| e.time).max().unwrap_or(0) + 1;
     let repeats = (mb as f64 * 1e6 / seed_bytes as f64).ceil() as u64;
@@ -56,7 +57,9 @@ fn measure(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
     let (input, bytes) = ingest_file(path)?;
     let t_read = t0.elapsed();
-    let Parsed::GhcEventlog(read) = &input.parsed else { return Err("not a GHC eventlog".into()) };
+    let Some(read) = input.parsed.read::<longpole_core::formats::ghc_eventlog::ReadEventlog>() else {
+        return Err("not a GHC eventlog".into());
+    };
     let log = read.source.as_ref().ok_or("the events were not kept")?;
     let events = log.events.len();
     let written = write(log);

@@ -232,7 +232,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Dump { files, ghc_events_show: true, .. } => {
             for f in &files {
                 let input = read(f)?;
-                let Parsed::GhcEventlog(read) = &input.parsed else {
+                let Some(read) = input.parsed.read::<longpole_core::formats::ghc_eventlog::ReadEventlog>() else {
                     bail!("{} is a {}, not a GHC eventlog", f.display(), input.info.format.title());
                 };
                 let log = read.source.as_ref().context("the eventlog's events were not kept")?;

@@ -7,7 +7,6 @@ use longpole_core::formats::chrome_trace::reconcile::thread_stacks;
 use longpole_core::formats::chrome_trace::reconcile::ChromeRun;
 use longpole_core::formats::chrome_trace::trace_stacks::ThreadStacks;
 use longpole_core::formats::chrome_trace::ChromeTrace;
-use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use std::path::PathBuf;
@@ -24,7 +23,9 @@ fn trace(name: &str, bytes: &[u8], chunk: usize) -> (ChromeTrace, Vec<String>) {
     let input = read_bytes(name, bytes, chunk).unwrap();
     let diags =
         input.info.diagnostics.kept().iter().map(|d| format!("{} {} {}", d.code, d.position, d.message)).collect();
-    let Parsed::ChromeTrace(t) = input.parsed else { panic!("{name} is not read as a Chrome trace") };
+    let Some(t) = input.parsed.into_read::<longpole_core::formats::chrome_trace::ChromeTrace>() else {
+        panic!("{name} is not read as a Chrome trace")
+    };
     (*t, diags)
 }
 

@@ -6,7 +6,6 @@
 use longpole_core::formats::evobench::analysis::{compare, summary, Field, FlameGraph, PathMode, Table};
 use longpole_core::formats::evobench::reconcile::EvobenchRun;
 use longpole_core::formats::evobench::TimingKind;
-use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use serde_json::Value;
@@ -22,7 +21,7 @@ fn corpus(rel: &str) -> Vec<u8> {
 fn table(rel: &str) -> Table {
     let input = read_bytes("unknown", &corpus(rel), 4096).unwrap();
     assert_eq!(input.info.format, longpole_core::formats::evobench::ID);
-    let Parsed::Evobench(log) = &input.parsed else { panic!("{rel}") };
+    let Some(log) = input.parsed.read::<longpole_core::formats::evobench::Log>() else { panic!("{rel}") };
     Table::of(log)
 }
 

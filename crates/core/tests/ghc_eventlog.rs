@@ -5,7 +5,6 @@
 use longpole_core::formats::ghc_eventlog::decode::{decode, Event};
 use longpole_core::formats::ghc_eventlog::view::GhcView;
 use longpole_core::formats::ghc_eventlog::GhcRun;
-use longpole_core::formats::Parsed;
 use longpole_core::ingest::{read_bytes, read_bytes_keeping_source};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::{analysis_json, analysis_text};
@@ -56,7 +55,9 @@ fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
     for name in ["stop.hT.eventlog", "testlog.eventlog", "ghc-9.2-events.eventlog", "sleep.hd.eventlog"] {
         let bytes = corpus(name);
         let input = read_bytes_keeping_source(name, &bytes, 4096).unwrap();
-        let Parsed::GhcEventlog(read) = &input.parsed else { panic!("{name}") };
+        let Some(read) = input.parsed.read::<longpole_core::formats::ghc_eventlog::ReadEventlog>() else {
+            panic!("{name}")
+        };
         let log = read.source.as_ref().expect("the events, kept");
         let (mut runs, mut gcs) = (0, 0);
         for e in &log.events {

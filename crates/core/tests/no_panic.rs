@@ -35,10 +35,11 @@ fn run(data: &[u8], chunk: usize) -> String {
                 let mut out = String::new();
                 statements(trace, &mut out);
             }
-            if let Some(log) = match &input.parsed {
-                Parsed::GhcEventlog(read) => read.source.as_ref(),
-                _ => None,
-            } {
+            if let Some(log) = input
+                .parsed
+                .read::<longpole_core::formats::ghc_eventlog::ReadEventlog>()
+                .and_then(|r| r.source.as_ref())
+            {
                 let mut out = String::new();
                 show(log, &mut out);
                 for e in &log.events {
@@ -233,7 +234,7 @@ proptest! {
         let data = damage(&corpus("starrocks-profile", file), usize::MAX, &swaps, &edits, cut);
         prop_assert_eq!(run(&data, chunk), run(&data, data.len()));
         if let Ok(input) = read_bytes("fuzz", &data, chunk) {
-            if let Parsed::StarRocks(p) = &input.parsed {
+            if let Some(p) = input.parsed.read::<longpole_core::formats::starrocks_profile::Profile>() {
                 prop_assert_eq!(p.write(), data);
             }
         }

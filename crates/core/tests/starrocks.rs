@@ -4,7 +4,6 @@
 //! and no diagnostic left unexplained.
 
 use longpole_core::formats::starrocks_profile::run::StarRocksRun;
-use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::Input;
@@ -61,9 +60,16 @@ fn reports_of_every_profile() {
 #[test]
 fn the_trees_are_the_same_at_every_chunk_size() {
     for name in FILES {
-        let Parsed::StarRocks(whole) = read(name, usize::MAX).parsed else { panic!() };
+        let Some(whole) =
+            read(name, usize::MAX).parsed.into_read::<longpole_core::formats::starrocks_profile::Profile>()
+        else {
+            panic!()
+        };
         for chunk in [1, 7, 4096] {
-            let Parsed::StarRocks(p) = read(name, chunk).parsed else { panic!() };
+            let Some(p) = read(name, chunk).parsed.into_read::<longpole_core::formats::starrocks_profile::Profile>()
+            else {
+                panic!()
+            };
             assert_eq!(p, whole, "{name} at {chunk}");
         }
     }
@@ -81,7 +87,12 @@ fn the_spec_reference_figures() {
     assert_eq!((run.fragments.len(), run.pipelines().count(), run.operator_count()), (3, 12, 27));
     assert_eq!(run.total, Some(581_000_000_000));
     assert_eq!(run.state.as_deref(), Some("Finished"));
-    let Parsed::StarRocks(p) = read("starrocks-3.5.2-profile1.txt", 4096).parsed else { panic!() };
+    let Some(p) = read("starrocks-3.5.2-profile1.txt", 4096)
+        .parsed
+        .into_read::<longpole_core::formats::starrocks_profile::Profile>()
+    else {
+        panic!()
+    };
     let mut max_of = 0;
     let mut count = |c: &longpole_core::formats::starrocks_profile::Counter| {
         c.walk(&mut |c| max_of += usize::from(c.name.starts_with("__MAX_OF_")))
@@ -381,7 +392,11 @@ fn json_form(profile: &longpole_core::formats::starrocks_profile::Profile) -> Ve
 #[test]
 fn the_json_form_gives_the_same_answer_as_the_text_form() {
     for name in FILES {
-        let Parsed::StarRocks(text_profile) = read(name, 4096).parsed else { panic!() };
+        let Some(text_profile) =
+            read(name, 4096).parsed.into_read::<longpole_core::formats::starrocks_profile::Profile>()
+        else {
+            panic!()
+        };
         let json = json_form(&text_profile);
         let from_json = longpole_core::reconcile(vec![read_bytes("profile.json", &json, 4096).unwrap()]);
         let from_text = run_of(name);

@@ -22,6 +22,11 @@ pub use crate::model::{FormatId, ReadCounts};
 
 use crate::diagnostics::Diagnostics;
 use crate::error::FormatError;
+use crate::join::Join;
+use crate::model::Model;
+use crate::run::RunKind;
+use std::any::Any;
+use std::fmt::Debug;
 
 /// A sniffer's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +69,26 @@ impl SniffInput<'_> {
 /// The most bytes any sniffer is shown; past this, [`Sniff::NeedMore`] means no.
 pub const SNIFF_LIMIT: usize = 64 * 1024;
 
-/// What a reader produced, per format, ready for reconciliation.
+/// An input that makes a run of its own (a GHC program, a ninja log, an
+/// evobench log, a StarRocks profile, a Chrome trace): what its reader
+/// produced, which reconciles itself. A format of this kind adds no arm to
+/// [`Parsed`] or to the reconciling: its folder implements this trait.
+pub trait RunInput: Any + Debug + Send {
+    /// The run: its model and its format's kind; what is worth saying on
+    /// the way goes to `diags`; `join` runs independent computations.
+    fn reconcile(self: Box<Self>, diags: &mut Diagnostics, join: Join<'_>) -> (Model, Box<dyn RunKind>);
+
+    /// The input written back in its own format, byte for byte as it was
+    /// read (decompressed); `None` for a format longpole does not write, or
+    /// one read without keeping its source.
+    fn write_back(&self) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+/// What a reader produced, ready for reconciliation: the inputs that are
+/// read together (a ya build's log and graph, a query's MAL traces) by
+/// format, every other one as a run of its own.
 #[derive(Debug)]
 pub enum Parsed {
     /// A distbuild log's tasks, reconciled as ya does.
@@ -73,35 +97,43 @@ pub enum Parsed {
     YaGraph(Box<ya_graph::BuildGraph>),
     /// A ya event log.
     YaEvlog(ya_evlog::Evlog),
-    /// A GHC eventlog's model, and every byte of it when asked for.
-    GhcEventlog(Box<ghc_eventlog::ReadEventlog>),
     /// A MonetDB MAL trace, every byte of it.
     MonetdbMal(Box<monetdb_mal::MalTrace>),
-    /// A `.ninja_log`, every byte of it.
-    NinjaLog(ninja_log::NinjaLog),
-    /// An evobench log's call tree, samples and spans.
-    Evobench(Box<evobench::Log>),
-    /// A StarRocks query profile's tree, every line of it.
-    StarRocks(Box<starrocks_profile::Profile>),
-    /// A Chrome trace's events.
-    ChromeTrace(Box<chrome_trace::ChromeTrace>),
+    /// An input that is a run of its own.
+    Run(Box<dyn RunInput>),
 }
 
 impl Parsed {
+    /// An input that is a run of its own.
+    pub fn run(input: impl RunInput) -> Parsed {
+        Parsed::Run(Box::new(input))
+    }
+
+    /// What the reader of a run of its own produced, when it is a `T` (a
+    /// StarRocks `Profile`).
+    pub fn read<T: RunInput>(&self) -> Option<&T> {
+        match self {
+            Parsed::Run(run) => (run.as_ref() as &dyn Any).downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+
+    /// [`Parsed::read`], taking it.
+    pub fn into_read<T: RunInput>(self) -> Option<Box<T>> {
+        match self {
+            Parsed::Run(run) => (run as Box<dyn Any>).downcast::<T>().ok(),
+            _ => None,
+        }
+    }
+
     /// The input written back in its own format, byte for byte as it was
     /// read (decompressed); `None` for a format longpole does not write, or
     /// one read without keeping its source ([`Format::reader_keeping_source`]).
     pub fn write_back(&self) -> Option<Vec<u8>> {
         match self {
-            Parsed::GhcEventlog(read) => read.source.as_ref().map(ghc_eventlog::write),
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
-            Parsed::NinjaLog(log) => Some(log.raw.clone()),
-            Parsed::StarRocks(profile) => Some(profile.write()),
-            Parsed::Distbuild(_)
-            | Parsed::YaGraph(_)
-            | Parsed::YaEvlog(_)
-            | Parsed::Evobench(_)
-            | Parsed::ChromeTrace(_) => None,
+            Parsed::Run(run) => run.write_back(),
+            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) => None,
         }
     }
 }

@@ -6,7 +6,6 @@
 //! distributed query) and turned into the common [`Model`].
 
 use crate::diagnostics::{Position, Severity};
-use crate::formats::ghc_eventlog::ReadEventlog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::formats::Parsed;
 use crate::ingest::Input;
@@ -58,23 +57,15 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
     let mut infos = Vec::with_capacity(inputs.len());
     let mut logs = Vec::new();
     let mut graphs = Vec::new();
-    let mut programs = Vec::new();
     let mut traces = Vec::new();
-    let mut benchmarks = Vec::new();
-    let mut ninja_logs = Vec::new();
-    let mut profiles = Vec::new();
-    let mut chrome_traces = Vec::new();
+    let mut runs = Vec::new();
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
             Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
             Parsed::YaGraph(graph) => graphs.push((i, *graph)),
-            Parsed::GhcEventlog(log) => programs.push((i, log)),
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
-            Parsed::Evobench(log) => benchmarks.push((i, log)),
-            Parsed::NinjaLog(log) => ninja_logs.push((i, log)),
-            Parsed::StarRocks(profile) => profiles.push((i, profile)),
-            Parsed::ChromeTrace(trace) => chrome_traces.push((i, trace)),
+            Parsed::Run(run) => runs.push((i, run)),
         }
         infos.push(info);
     }
@@ -121,14 +112,11 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
             }
         })
         .collect();
-    for (i, read) in programs {
-        let ReadEventlog { model, run, .. } = *read;
-        datasets.push(Dataset {
-            format: crate::formats::ghc_eventlog::ID,
-            inputs: vec![i],
-            model,
-            kind: Box::new(run),
-        });
+    // Every other input is a run of its own, in the order given.
+    for (i, run) in runs {
+        let format = infos[i].format;
+        let (model, kind) = run.reconcile(&mut infos[i].diagnostics, join);
+        datasets.push(Dataset { format, inputs: vec![i], model, kind });
     }
     if !traces.is_empty() {
         let refs: Vec<(usize, &crate::formats::monetdb_mal::MalTrace)> =
@@ -141,40 +129,6 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
             infos[*i].diagnostics.absorb(d);
         }
         datasets.push(Dataset { format: crate::formats::monetdb_mal::ID, inputs, model, kind: Box::new(run) });
-    }
-    for (i, log) in ninja_logs {
-        let (model, run) = crate::formats::ninja_log::reconcile::reconcile(&log);
-        if run.recompacted {
-            infos[i].diagnostics.report(
-                Severity::Info,
-                "ninja.recompacted",
-                Position::Whole,
-                "the log was recompacted (its lines are not in time order), so its builds cannot be told apart: all entries are shown as one build",
-            );
-        }
-        datasets.push(Dataset { format: crate::formats::ninja_log::ID, inputs: vec![i], model, kind: Box::new(run) });
-    }
-    for (i, log) in benchmarks {
-        let (model, run) = crate::formats::evobench::reconcile::reconcile(*log);
-        datasets.push(Dataset { format: crate::formats::evobench::ID, inputs: vec![i], model, kind: Box::new(run) });
-    }
-    for (i, profile) in profiles {
-        let (model, run) = crate::formats::starrocks_profile::reconcile::reconcile(&profile, &mut infos[i].diagnostics);
-        datasets.push(Dataset {
-            format: crate::formats::starrocks_profile::ID,
-            inputs: vec![i],
-            model,
-            kind: Box::new(run),
-        });
-    }
-    for (i, trace) in chrome_traces {
-        let (model, run) = crate::formats::chrome_trace::reconcile::reconcile(&trace, &mut infos[i].diagnostics, join);
-        datasets.push(Dataset {
-            format: crate::formats::chrome_trace::ID,
-            inputs: vec![i],
-            model,
-            kind: Box::new(run),
-        });
     }
     for d in &datasets {
         report_cycles(&d.model, &mut infos[d.inputs[0]].diagnostics);

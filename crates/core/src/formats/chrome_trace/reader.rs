@@ -167,7 +167,7 @@ impl FormatReader for ChromeReader {
         if splitter.root() == Root::Object && trace.events() == 0 && trace.samples.is_empty() {
             diags.report(Severity::Warning, "chrome.no-events", Position::Whole, "the trace holds no events");
         }
-        Ok(Parsed::ChromeTrace(Box::new(trace)))
+        Ok(Parsed::run(trace))
     }
 
     fn counts(&self) -> ReadCounts {

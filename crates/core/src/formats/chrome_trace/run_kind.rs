@@ -2,6 +2,8 @@
 
 use super::reconcile::ChromeRun;
 use super::report::{chrome_json, chrome_text};
+use crate::diagnostics::Diagnostics;
+use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
@@ -30,5 +32,12 @@ impl RunKind for ChromeRun {
         } else {
             Some("This trace has no flow events: it records no dependencies, so there is no critical path.")
         }
+    }
+}
+
+impl RunInput for super::ChromeTrace {
+    fn reconcile(self: Box<Self>, diags: &mut Diagnostics, join: Join<'_>) -> (Model, Box<dyn RunKind>) {
+        let (model, run) = super::reconcile::reconcile(&self, diags, join);
+        (model, Box::new(run))
     }
 }

@@ -9,7 +9,9 @@ fn read(bytes: &[u8], chunk: usize) -> (String, String) {
 /// What a trace keeps, and its diagnostics, as text.
 fn kept(input: crate::Input) -> (String, String) {
     let diags = format!("{:?}", input.info.diagnostics.kept());
-    let crate::formats::Parsed::ChromeTrace(t) = input.parsed else { panic!("not a Chrome trace") };
+    let Some(t) = input.parsed.into_read::<crate::formats::chrome_trace::ChromeTrace>() else {
+        panic!("not a Chrome trace")
+    };
     let t = *t;
     let strings: Vec<&str> = (0..t.strings.len() as u32).map(|i| t.str(i)).collect();
     let kept = format!(

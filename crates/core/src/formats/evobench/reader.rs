@@ -200,7 +200,7 @@ impl FormatReader for Reader {
                 format!("the log does not end with TEnd: it was cut off; {open} scopes still open are left out"),
             );
         }
-        Ok(Parsed::Evobench(Box::new(std::mem::take(&mut self.pairing.log))))
+        Ok(Parsed::run(std::mem::take(&mut self.pairing.log)))
     }
 
     fn counts(&self) -> ReadCounts {

@@ -3,6 +3,8 @@
 use super::reconcile::EvobenchRun;
 use super::report::{evobench_json, evobench_text};
 use super::view::EvobenchView;
+use crate::diagnostics::Diagnostics;
+use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
@@ -36,5 +38,12 @@ impl RunKind for EvobenchRun {
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         Some("An evobench log records how long each probe took, not what it waited for: there are no dependencies, so there is no critical path.")
+    }
+}
+
+impl RunInput for super::Log {
+    fn reconcile(self: Box<Self>, _diags: &mut Diagnostics, _join: Join<'_>) -> (Model, Box<dyn RunKind>) {
+        let (model, run) = super::reconcile::reconcile(*self);
+        (model, Box::new(run))
     }
 }

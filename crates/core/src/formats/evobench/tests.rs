@@ -1,5 +1,4 @@
 use super::*;
-use crate::formats::Parsed;
 use crate::ingest::read_bytes;
 use crate::test_support::corpus;
 
@@ -18,7 +17,9 @@ fn read(name: &str, bytes: &[u8], chunk: usize) -> (Log, Vec<String>) {
     let input = read_bytes(name, bytes, chunk).unwrap();
     assert_eq!(input.info.format, crate::formats::evobench::ID);
     let codes = input.info.diagnostics.kept().iter().map(|d| format!("{} {}", d.position, d.code)).collect();
-    let Parsed::Evobench(log) = input.parsed else { panic!("{name}: not read as an evobench log") };
+    let Some(log) = input.parsed.into_read::<crate::formats::evobench::Log>() else {
+        panic!("{name}: not read as an evobench log")
+    };
     (*log, codes)
 }
 

@@ -438,7 +438,7 @@ impl FormatReader for Reader {
             );
         }
         let (model, run) = timeline.finish(&log, diags);
-        Ok(Parsed::GhcEventlog(Box::new(ReadEventlog { model, run, source: keep.then_some(log) })))
+        Ok(Parsed::run(ReadEventlog { model, run, source: keep.then_some(log) }))
     }
 
     fn counts(&self) -> ReadCounts {

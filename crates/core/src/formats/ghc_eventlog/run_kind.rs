@@ -2,6 +2,8 @@
 
 use super::report::{ghc_json, ghc_text};
 use super::GhcRun;
+use crate::diagnostics::Diagnostics;
+use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
@@ -24,5 +26,16 @@ impl RunKind for GhcRun {
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         Some("A GHC eventlog records when each thread ran, not what it waited for: there are no dependencies, so there is no critical path.")
+    }
+}
+
+/// A read eventlog is already its run: the reader built the model.
+impl RunInput for super::ReadEventlog {
+    fn reconcile(self: Box<Self>, _diags: &mut Diagnostics, _join: Join<'_>) -> (Model, Box<dyn RunKind>) {
+        (self.model, Box::new(self.run))
+    }
+
+    fn write_back(&self) -> Option<Vec<u8>> {
+        self.source.as_ref().map(super::write)
     }
 }

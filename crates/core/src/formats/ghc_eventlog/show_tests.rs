@@ -6,7 +6,6 @@ use proptest::strategy::Union;
 use super::decode::{decode, encode, Decoded, Event};
 use super::show::{haskell_show_string, show, show_event};
 use super::*;
-use crate::formats::Parsed;
 use crate::ingest::read_bytes_keeping_source;
 use crate::test_support::corpus;
 
@@ -28,7 +27,11 @@ fn corpus_logs() -> Vec<(String, Eventlog)> {
 }
 
 fn read_log(name: &str, bytes: &[u8], chunk: usize) -> Eventlog {
-    let Parsed::GhcEventlog(read) = read_bytes_keeping_source(name, bytes, chunk).unwrap().parsed else {
+    let Some(read) = read_bytes_keeping_source(name, bytes, chunk)
+        .unwrap()
+        .parsed
+        .into_read::<crate::formats::ghc_eventlog::ReadEventlog>()
+    else {
         panic!("{name}: not read as an eventlog")
     };
     read.source.expect("the events, kept")

@@ -1,5 +1,4 @@
 use super::*;
-use crate::formats::Parsed;
 use crate::ingest::{read_bytes, read_bytes_keeping_source};
 use crate::test_support::corpus;
 
@@ -22,7 +21,9 @@ fn read(name: &str, bytes: &[u8], chunk: usize) -> (Eventlog, Vec<String>) {
     let input = read_bytes_keeping_source(name, bytes, chunk).unwrap();
     assert_eq!(input.info.format, crate::formats::ghc_eventlog::ID);
     let codes = input.info.diagnostics.kept().iter().map(|d| format!("{} {}", d.position, d.code)).collect();
-    let Parsed::GhcEventlog(read) = input.parsed else { panic!("{name}: not read as an eventlog") };
+    let Some(read) = input.parsed.into_read::<crate::formats::ghc_eventlog::ReadEventlog>() else {
+        panic!("{name}: not read as an eventlog")
+    };
     (read.source.expect("the events, kept"), codes)
 }
 
@@ -163,7 +164,10 @@ fn analysis_keeps_no_event_and_builds_the_same_model_as_a_kept_read() {
             let kept = read_bytes_keeping_source(&name, &bytes, chunk).unwrap();
             assert_eq!(lean.info.counts, kept.info.counts, "{name} at chunk {chunk}");
             assert!(lean.parsed.write_back().is_none(), "{name}: the source is not kept unless asked for");
-            let (Parsed::GhcEventlog(lean), Parsed::GhcEventlog(kept)) = (lean.parsed, kept.parsed) else {
+            let (Some(lean), Some(kept)) = (
+                lean.parsed.into_read::<crate::formats::ghc_eventlog::ReadEventlog>(),
+                kept.parsed.into_read::<crate::formats::ghc_eventlog::ReadEventlog>(),
+            ) else {
                 panic!("{name}: not read as an eventlog")
             };
             assert!(lean.source.is_none());

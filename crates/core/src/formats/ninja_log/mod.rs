@@ -188,7 +188,7 @@ impl FormatReader for Reader {
         if self.log.records.is_empty() {
             diags.report(Severity::Warning, "ninja.empty", Position::Whole, "the log has no records");
         }
-        Ok(Parsed::NinjaLog(std::mem::take(&mut self.log)))
+        Ok(Parsed::run(std::mem::take(&mut self.log)))
     }
 
     fn counts(&self) -> ReadCounts {

@@ -2,6 +2,9 @@
 
 use super::reconcile::NinjaRun;
 use super::report::{ninja_json, ninja_text};
+use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Position, Severity};
+use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
@@ -34,5 +37,24 @@ impl RunKind for NinjaRun {
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         Some("A .ninja_log records when each edge ran, not what it waited for (that is in build.ninja): there are no dependencies, so there is no critical path.")
+    }
+}
+
+impl RunInput for super::NinjaLog {
+    fn reconcile(self: Box<Self>, diags: &mut Diagnostics, _join: Join<'_>) -> (Model, Box<dyn RunKind>) {
+        let (model, run) = super::reconcile::reconcile(&self);
+        if run.recompacted {
+            diags.report(
+                Severity::Info,
+                "ninja.recompacted",
+                Position::Whole,
+                "the log was recompacted (its lines are not in time order), so its builds cannot be told apart: all entries are shown as one build",
+            );
+        }
+        (model, Box::new(run))
+    }
+
+    fn write_back(&self) -> Option<Vec<u8>> {
+        Some(self.raw.clone())
     }
 }

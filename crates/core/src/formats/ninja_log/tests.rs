@@ -5,8 +5,8 @@ use crate::test_support::corpus;
 fn log(name: &str, chunk: usize) -> NinjaLog {
     let bytes = std::fs::read(corpus(&format!("ninja-log/{name}"))).unwrap();
     let input = read_bytes(name, &bytes, chunk).unwrap();
-    let Parsed::NinjaLog(log) = input.parsed else { panic!("{name}") };
-    log
+    let Some(log) = input.parsed.into_read::<crate::formats::ninja_log::NinjaLog>() else { panic!("{name}") };
+    *log
 }
 
 /// ninjatracing's events as (name, ts µs, dur µs, tid), sorted.
@@ -88,7 +88,7 @@ fn versions_and_bad_lines_are_reported_at_their_lines() {
         ("ninja.negative", "line 5"),
     ];
     assert_eq!(found, expect.map(|(a, b)| (a.to_owned(), b.to_owned())));
-    let Parsed::NinjaLog(log) = input.parsed else { panic!() };
+    let Some(log) = input.parsed.into_read::<crate::formats::ninja_log::NinjaLog>() else { panic!() };
     assert_eq!(log.records.len(), 1);
     assert_eq!(log.raw, text);
     let err = read_bytes("log", b"# ninja log vX\n", 4096).unwrap_err().to_string();

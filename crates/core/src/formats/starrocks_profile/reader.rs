@@ -117,9 +117,9 @@ impl FormatReader for Reader {
     fn finish(mut self: Box<Self>, diags: &mut Diagnostics) -> Result<Parsed, FormatError> {
         self.end_of_input(diags)?;
         if let Some(json) = self.json.take() {
-            return super::json::read(json, diags).map(|p| Parsed::StarRocks(Box::new(p)));
+            return super::json::read(json, diags).map(Parsed::run);
         }
-        Ok(Parsed::StarRocks(Box::new(self.builder.finish(diags))))
+        Ok(Parsed::run(self.builder.finish(diags)))
     }
 
     fn counts(&self) -> ReadCounts {

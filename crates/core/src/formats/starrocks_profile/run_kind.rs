@@ -2,6 +2,8 @@
 
 use super::report::{starrocks_json, starrocks_text};
 use super::run::StarRocksRun;
+use crate::diagnostics::Diagnostics;
+use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
@@ -24,5 +26,16 @@ impl RunKind for StarRocksRun {
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         None
+    }
+}
+
+impl RunInput for super::Profile {
+    fn reconcile(self: Box<Self>, diags: &mut Diagnostics, _join: Join<'_>) -> (Model, Box<dyn RunKind>) {
+        let (model, run) = super::reconcile::reconcile(&self, diags);
+        (model, Box::new(run))
+    }
+
+    fn write_back(&self) -> Option<Vec<u8>> {
+        Some(self.write())
     }
 }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::diagnostics::{Diagnostics, Position};
-use crate::formats::{Parsed, Sniff, SniffInput};
+use crate::formats::{Sniff, SniffInput};
 
 const SMALL: &str = "Query:\n  Summary:\n     - Query ID: q1\n     - Total: 1s54ms\n     - Default Db\n     - Sql Statement: select 1\nfrom t\n\n     - Query State: Finished\n  Execution:\n    Fragment 0:\n      Pipeline (id=0):\n         - ActiveTime: 2.192us\n           - __MAX_OF_ActiveTime: 2.502us\n           - __MIN_OF_ActiveTime: 1.882us\n         - PendingTime: 1ms\n           - InputEmptyTime: 1ms\n             - FirstInputEmptyTime: 1ms\n        RESULT_SINK (plan_node_id=-1):\n          CommonMetrics:\n             - IsSubordinate\n             - OperatorTotalTime: 456ns\n             - PullRowNum: 1.026K (1026)\n          UniqueMetrics:\n\n";
 
@@ -10,7 +10,9 @@ fn read(text: &[u8], chunk: usize) -> (Profile, Diagnostics) {
     for c in text.chunks(chunk.max(1)) {
         r.feed(c, &mut diags).unwrap();
     }
-    let Parsed::StarRocks(p) = r.finish(&mut diags).unwrap() else { panic!() };
+    let Some(p) = r.finish(&mut diags).unwrap().into_read::<crate::formats::starrocks_profile::Profile>() else {
+        panic!()
+    };
     (*p, diags)
 }
 
