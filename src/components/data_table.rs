@@ -32,7 +32,7 @@ const PAGE: usize = 200;
 /// A table: sortable by any column, searchable, paged, exportable as CSV and JSON.
 #[component]
 pub fn DataTable(props: &DataTableProps) -> Html {
-    let sort = use_state(|| None::<(usize, bool)>);
+    let sort = use_state(|| props.table.sort);
     let shown = use_state(|| PAGE);
     let t = &props.table;
     let mut rows: Vec<&Row> =
@@ -78,7 +78,11 @@ pub fn DataTable(props: &DataTableProps) -> Html {
                             let desc = !matches!(*sort, Some((c, true)) if c == i);
                             sort.set(Some((i, desc)));
                         });
-                        html! { <th><button class="sort" {onclick} title="Sort">{ format!("{h}{mark}") }</button></th> }
+                        let title = match t.unit(i) {
+                            Some(unit) => format!("Sort · exported in {}", unit.label()),
+                            None => "Sort".to_owned(),
+                        };
+                        html! { <th><button class="sort" {onclick} {title}>{ format!("{h}{mark}") }</button></th> }
                     }) }
                 </tr></thead>
                 <tbody>

@@ -19,14 +19,48 @@ pub struct Table {
     pub title: String,
     /// Column headers.
     pub headers: Vec<String>,
-    /// Rows, in their natural order (the order shown until a column is sorted).
+    /// Rows, in their natural order.
     pub rows: Vec<Row>,
+    /// The column shown sorted at first, and whether descending; `None`
+    /// shows the natural order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<(usize, bool)>,
 }
 
 impl Table {
     /// A table of `rows` under `headers`.
     pub fn new(id: &str, title: &str, headers: &[&str], rows: Vec<Row>) -> Table {
-        Table { id: id.to_owned(), title: title.to_owned(), headers: columns(headers), rows }
+        Table { id: id.to_owned(), title: title.to_owned(), headers: columns(headers), rows, sort: None }
+    }
+
+    /// The table shown sorted by column `col` at first, descending or not.
+    pub fn sorted_by(self, col: usize, descending: bool) -> Table {
+        Table { sort: Some((col, descending)), ..self }
+    }
+
+    /// The unit column `col` is exported in (its cells' unit), if any.
+    pub fn unit(&self, col: usize) -> Option<Unit> {
+        self.rows.iter().find_map(|r| r.cells.get(col).and_then(|c| c.unit))
+    }
+}
+
+/// The unit a cell's export is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// Milliseconds (durations and times; shown in the unit that suits them).
+    Ms,
+    /// Bytes (shown in KiB, MiB, GiB).
+    Bytes,
+}
+
+impl Unit {
+    /// How the unit is written.
+    pub fn label(self) -> &'static str {
+        match self {
+            Unit::Ms => "ms",
+            Unit::Bytes => "bytes",
+        }
     }
 }
 
@@ -60,6 +94,9 @@ pub struct Cell {
     /// Its value, for a cell that sorts as a number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub num: Option<f64>,
+    /// The unit of its export, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Unit>,
 }
 
 impl Cell {
@@ -92,38 +129,43 @@ pub fn columns(names: &[&str]) -> Vec<String> {
 
 /// A text cell.
 pub fn text(s: &str) -> Cell {
-    Cell { show: s.to_owned(), raw: None, num: None }
+    Cell { show: s.to_owned(), raw: None, num: None, unit: None }
 }
 
 /// A number shown as `show` (a signed change, a percentage).
 pub fn number(show: String, v: f64) -> Cell {
-    Cell { show, raw: Some(v.to_string()), num: Some(v) }
+    Cell { show, raw: Some(v.to_string()), num: Some(v), unit: None }
 }
 
 /// A time, shown from `origin` (the run's first time); exported in ms.
 /// An unknown time shows a dash and sorts first.
 pub fn time(ns: Option<Nanos>, origin: Nanos) -> Cell {
     match ns {
-        Some(t) => Cell { show: format!("+{}", duration_label(t - origin)), raw: Some(ms(t)), num: Some(t as f64) },
+        Some(t) => Cell {
+            show: format!("+{}", duration_label(t - origin)),
+            raw: Some(ms(t)),
+            num: Some(t as f64),
+            unit: Some(Unit::Ms),
+        },
         // f64::MIN, not -∞: the cell travels as JSON, which has no infinity.
-        None => Cell { show: "–".into(), raw: Some(String::new()), num: Some(f64::MIN) },
+        None => Cell { show: "–".into(), raw: Some(String::new()), num: Some(f64::MIN), unit: Some(Unit::Ms) },
     }
 }
 
 /// A duration; exported in ms.
 pub fn span(ns: Nanos) -> Cell {
-    Cell { show: duration_label(ns), raw: Some(ms(ns)), num: Some(ns as f64) }
+    Cell { show: duration_label(ns), raw: Some(ms(ns)), num: Some(ns as f64), unit: Some(Unit::Ms) }
 }
 
 /// A count, with thousands separators.
 pub fn count(n: u64) -> Cell {
-    Cell { show: group(n), raw: Some(n.to_string()), num: Some(n as f64) }
+    Cell { show: group(n), raw: Some(n.to_string()), num: Some(n as f64), unit: None }
 }
 
 /// A size in bytes (`12.4 KiB`); empty when unknown.
 pub fn bytes(b: Option<u64>) -> Cell {
     match b {
-        Some(b) => Cell { show: show_bytes(b), raw: Some(b.to_string()), num: Some(b as f64) },
+        Some(b) => Cell { show: show_bytes(b), raw: Some(b.to_string()), num: Some(b as f64), unit: Some(Unit::Bytes) },
         None => text(""),
     }
 }
@@ -154,6 +196,17 @@ mod tests {
         assert_eq!(time(None, 0).order(&time(Some(-5), 0)), Ordering::Less);
         assert_eq!(span(2).order(&text("")), Ordering::Less);
         assert_eq!(text("b").order(&text("A")), Ordering::Greater);
+    }
+
+    #[test]
+    fn a_column_has_its_cells_unit_and_a_table_its_first_sort() {
+        let rows = vec![
+            Row::new(vec![text("a"), span(5), count(1), bytes(None)], ""),
+            Row::new(vec![text("b"), time(Some(7), 0), count(2), bytes(Some(3))], ""),
+        ];
+        let t = Table::new("t", "T", &["name", "time", "n", "size"], rows).sorted_by(1, true);
+        assert_eq!((t.unit(0), t.unit(1), t.unit(2), t.unit(3)), (None, Some(Unit::Ms), None, Some(Unit::Bytes)));
+        assert_eq!(t.sort, Some((1, true)));
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub fn tables(v: &RunView, c: &ChromeView) -> Vec<Table> {
             title: "Bazel's critical path".into(),
             headers: columns(&headers),
             rows: task_rows(&c.bazel_critical_path, origin, false),
+            sort: None,
         });
     }
     if let Some(b) = &c.bazel {
@@ -34,6 +35,7 @@ pub fn tables(v: &RunView, c: &ChromeView) -> Vec<Table> {
             title: "Longest slices".into(),
             headers: columns(&headers),
             rows: task_rows(&v.longest, origin, false),
+            sort: None,
         },
         by_type_table(v, "Time by category", "category"),
         Table {
@@ -45,6 +47,7 @@ pub fn tables(v: &RunView, c: &ChromeView) -> Vec<Table> {
                 .iter()
                 .map(|(p, n)| Row { cells: vec![text(p), count(*n)], task: None, haystack: p.to_lowercase() })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "counters".into(),
@@ -59,6 +62,7 @@ pub fn tables(v: &RunView, c: &ChromeView) -> Vec<Table> {
                     haystack: format!("{name} {process}").to_lowercase(),
                 })
                 .collect(),
+            sort: None,
         },
     ]);
     list

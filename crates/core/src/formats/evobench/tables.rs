@@ -76,6 +76,7 @@ pub fn tables(
                 "significant",
             ]),
             rows: rows.iter().map(|c| change_row(c, kind)).collect(),
+            sort: None,
         });
     }
     if e.runs.len() > 1 {
@@ -101,6 +102,7 @@ pub fn tables(
                     haystack: r.name.to_lowercase(),
                 })
                 .collect(),
+            sort: None,
         });
         let (title, rows) =
             match summary.and_then(|(f, rows)| SUMMARY_FIELDS.iter().find(|(n, _)| *n == f).map(|x| (x.1, rows))) {
@@ -112,6 +114,7 @@ pub fn tables(
             title: title.into(),
             headers: columns(&STAT_HEADERS),
             rows: stat_rows(rows, TimingKind::Real),
+            sort: None,
         });
     }
     for (kind, (id, title)) in TimingKind::ALL.into_iter().zip(KIND_TABLES) {

@@ -37,6 +37,7 @@ pub fn tables(v: &RunView, g: &GhcView) -> Vec<Table> {
                     haystack: format!("generation {}", r.generation),
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "threads".into(),
@@ -59,6 +60,7 @@ pub fn tables(v: &RunView, g: &GhcView) -> Vec<Table> {
                     haystack: format!("thread {} {}", t.id, t.label.as_deref().unwrap_or("")).to_lowercase(),
                 })
                 .collect(),
+            sort: Some((3, true)),
         },
         Table {
             id: "marks".into(),
@@ -78,6 +80,7 @@ pub fn tables(v: &RunView, g: &GhcView) -> Vec<Table> {
                     haystack: m.text.to_lowercase(),
                 })
                 .collect(),
+            sort: None,
         },
         by_type_table(v, "Time by kind", "kind"),
         Table {
@@ -85,6 +88,7 @@ pub fn tables(v: &RunView, g: &GhcView) -> Vec<Table> {
             title: "Longest spans".into(),
             headers: columns(&["duration", "kind", "uid", "name", "capability", "started", "finished"]),
             rows: task_rows(&v.longest, origin, false),
+            sort: None,
         },
         Table {
             id: "event-types".into(),
@@ -99,6 +103,7 @@ pub fn tables(v: &RunView, g: &GhcView) -> Vec<Table> {
                     haystack: t.description.to_lowercase(),
                 })
                 .collect(),
+            sort: Some((2, true)),
         },
     ]
 }

@@ -73,18 +73,21 @@ pub fn tables(v: &RunView, m: &MalView) -> Vec<Table> {
                         .to_lowercase(),
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "instructions".into(),
             title: "Most expensive instructions".into(),
             headers: op_headers.clone(),
             rows: op_rows(&m.instructions),
+            sort: None,
         },
         Table {
             id: "modules".into(),
             title: "Most expensive modules".into(),
             headers: op_headers,
             rows: op_rows(&m.modules),
+            sort: None,
         },
         Table {
             id: "threads".into(),
@@ -104,6 +107,7 @@ pub fn tables(v: &RunView, m: &MalView) -> Vec<Table> {
                     haystack: lane.to_lowercase(),
                 })
                 .collect(),
+            sort: Some((1, true)),
         },
         Table {
             id: "idle".into(),
@@ -119,6 +123,7 @@ pub fn tables(v: &RunView, m: &MalView) -> Vec<Table> {
                     haystack: String::new(),
                 })
                 .collect(),
+            sort: None,
         },
         by_type_table(v, "Time by module", "module"),
         Table {
@@ -126,6 +131,7 @@ pub fn tables(v: &RunView, m: &MalView) -> Vec<Table> {
             title: "Longest instructions".into(),
             headers: columns(&task_headers),
             rows: task_rows(&v.longest, origin, false),
+            sort: None,
         },
     ]);
     list

@@ -32,12 +32,14 @@ pub fn tables(v: &RunView, n: &NinjaRun) -> Vec<Table> {
                     haystack: format!("build {}", i + 1),
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "longest".into(),
             title: "Longest edges".into(),
             headers: columns(&["duration", "kind", "output", "outputs", "slot", "started", "finished"]),
             rows: task_rows(&v.longest, origin, false),
+            sort: None,
         },
         by_type_table(v, "Time by kind", "kind"),
     ]

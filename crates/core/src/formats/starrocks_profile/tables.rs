@@ -52,6 +52,7 @@ fn nodes_table(nodes: &[NodeRow]) -> Table {
                 haystack: format!("{} {}", n.title, n.plan_name.as_deref().unwrap_or("")).to_lowercase(),
             })
             .collect(),
+        sort: None,
     }
 }
 
@@ -71,6 +72,7 @@ pub fn tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                 haystack: format!("{} {} {}", h.kind, h.at, h.text).to_lowercase(),
             })
             .collect(),
+        sort: None,
     }];
     list.push(nodes_table(&s.nodes));
     list.extend(path_tables(v, "Critical path over plan nodes", &headers));
@@ -110,6 +112,7 @@ pub fn tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                     haystack: p.pipeline.to_lowercase(),
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "operators".into(),
@@ -144,6 +147,7 @@ pub fn tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                     haystack: format!("{} {}", o.name, o.pipeline).to_lowercase(),
                 })
                 .collect(),
+            sort: Some((3, true)),
         },
         Table {
             id: "skew".into(),
@@ -169,6 +173,7 @@ pub fn tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                     }
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "checks".into(),
@@ -191,6 +196,7 @@ pub fn tables(v: &RunView, s: &StarRocksView) -> Vec<Table> {
                     haystack: format!("{} {}", c.at, c.rule).to_lowercase(),
                 })
                 .collect(),
+            sort: None,
         },
         by_type_table(v, "Time by plan node kind", "kind"),
     ]);

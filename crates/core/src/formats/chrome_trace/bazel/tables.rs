@@ -24,6 +24,7 @@ pub fn tables(b: &BazelView, origin: i64) -> Vec<Table> {
                     row(vec![text(&p.nick), text(&p.name), span(p.time), text(&format!("{:.2}%", p.percent))], &p.name)
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "bazel-mnemonics".into(),
@@ -39,6 +40,7 @@ pub fn tables(b: &BazelView, origin: i64) -> Vec<Table> {
                     )
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "bazel-activities".into(),
@@ -51,6 +53,7 @@ pub fn tables(b: &BazelView, origin: i64) -> Vec<Table> {
                     row(vec![text(&a.group), text(&a.what), count(a.count), span(a.total), span(a.on_path)], &a.what)
                 })
                 .collect(),
+            sort: None,
         },
         Table {
             id: "bazel-bottlenecks".into(),
@@ -69,6 +72,7 @@ pub fn tables(b: &BazelView, origin: i64) -> Vec<Table> {
                     row(cells, "")
                 })
                 .collect(),
+            sort: None,
         },
     ]
 }
