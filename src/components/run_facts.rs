@@ -49,21 +49,7 @@ pub fn RunFacts(props: &RunFactsProps) -> Html {
             <span data-testid="task-count-copy">{ v.counts.copy }</span>
             <span data-testid="task-count-prepare">{ v.counts.prepare }</span>
             <span data-testid="lane-count">{ v.lanes.len() }</span>
-            if let Some(g) = &v.ghc {
-                <span data-testid="ghc-events">{ g.events }</span>
-                <span data-testid="ghc-threads">{ g.threads.len() }</span>
-                <span data-testid="ghc-gc-count">{ g.gc.iter().find(|r| r.generation == "all").map_or(0, |r| r.count) }</span>
-            }
-            if let Some(ev) = &v.evobench {
-                <span data-testid="evobench-runs">{ ev.runs.len() }</span>
-                <span data-testid="evobench-rows">{ ev.rows.len() }</span>
-                <span data-testid="evobench-flame-nodes">{ ev.flame.nodes.len() }</span>
-            }
-            if let Some(m) = &v.mal {
-                <span data-testid="mal-executions">{ m.counts.executions }</span>
-                <span data-testid="mal-events">{ m.counts.events }</span>
-                <span data-testid="mal-queries">{ m.counts.queries }</span>
-            }
+            { for v.counts_by_hook.iter().map(|(hook, n)| html! { <span data-testid={hook.clone()}>{ n }</span> }) }
             <ol>
                 { for v.critical_path.steps.iter().take(*shown).map(|s| html! {
                     <li data-testid="critical-path-task" data-kind={s.kind.clone()} data-uid={s.uid.clone()} />

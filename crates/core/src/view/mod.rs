@@ -160,6 +160,10 @@ pub struct RunView {
     pub wall_label: String,
     /// The headline's numbers after the wall time.
     pub headline: Vec<headline::Fact>,
+    /// The format's key counts for tests and automation, as (hook, value):
+    /// the page puts each in a hidden element with that test hook
+    /// (`ghc-events`, `mal-queries`).
+    pub counts_by_hook: Vec<(String, u64)>,
     /// The run's tables, as the page draws them (see [`table`]).
     pub tables: Vec<table::Table>,
     /// What the tables' search looks in, as its placeholder says.
@@ -345,6 +349,7 @@ impl RunView {
             part: Value::Null,
             wall_label: "wall".into(),
             headline: Vec::new(),
+            counts_by_hook: Vec::new(),
             tables: Vec::new(),
             search_hint: String::new(),
             flame: None,

@@ -28,7 +28,12 @@ impl RunKind for EvobenchRun {
                 let flame = evobench.flame.clone();
                 let tables = super::tables::tables(&evobench, None, None);
                 let headline = evobench.headline();
-                RunView { headline, tables, search_hint: "Search paths  (/)".into(), ..view }
+                let counts_by_hook = vec![
+                    ("evobench-runs".to_owned(), evobench.runs.len() as u64),
+                    ("evobench-rows".to_owned(), evobench.rows.len() as u64),
+                    ("evobench-flame-nodes".to_owned(), evobench.flame.nodes.len() as u64),
+                ];
+                RunView { headline, counts_by_hook, tables, search_hint: "Search paths  (/)".into(), ..view }
                     .with_part(&evobench)
                     .with_flame(flame)
             }

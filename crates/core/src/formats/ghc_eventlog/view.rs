@@ -130,7 +130,14 @@ impl RunView {
         let ghc = GhcView::of(run);
         let view = RunView::of_program(model, crate::formats::ghc_eventlog::ID, index);
         let tables = super::tables::tables(&view, &ghc);
+        let all = ghc.gc.iter().find(|r| r.generation == "all");
+        let counts_by_hook = vec![
+            ("ghc-events".to_owned(), ghc.events),
+            ("ghc-threads".to_owned(), ghc.threads.len() as u64),
+            ("ghc-gc-count".to_owned(), all.map_or(0, |r| r.count)),
+        ];
         RunView {
+            counts_by_hook,
             headline: headline(&ghc),
             tables,
             search_hint: "Search threads, labels, marks, types  (/)".into(),

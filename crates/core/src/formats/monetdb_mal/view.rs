@@ -157,6 +157,11 @@ impl RunView {
             group(view.counts.run),
             plural(u64::from(mal.core.threads), "thread", "threads")
         )));
+        view.counts_by_hook = vec![
+            ("mal-executions".to_owned(), mal.counts.executions),
+            ("mal-events".to_owned(), mal.counts.events),
+            ("mal-queries".to_owned(), mal.counts.queries),
+        ];
         view.tables = super::tables::tables(&view, &mal);
         view.search_hint = "Search statements, operations, threads, queries  (/)".into();
         view.with_part(&mal)
