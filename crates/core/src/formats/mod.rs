@@ -249,3 +249,21 @@ pub fn detect(input: SniffInput<'_>) -> Detection {
         None => Detection::Unrecognised,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_is_read_back_from_its_name_and_names_are_distinct() {
+        for f in REGISTRY {
+            let id = f.id();
+            let json = serde_json::to_string(&id).unwrap();
+            assert_eq!(json, format!("\"{}\"", id.name()));
+            assert_eq!(serde_json::from_str::<FormatId>(&json).unwrap(), id);
+            assert_eq!(REGISTRY.iter().filter(|g| g.id().name() == id.name()).count(), 1, "{}", id.name());
+        }
+        let err = serde_json::from_str::<FormatId>("\"star-rocks\"").unwrap_err().to_string();
+        assert!(err.contains("no format is named `star-rocks`"), "{err}");
+    }
+}
