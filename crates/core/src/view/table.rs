@@ -33,11 +33,6 @@ impl Table {
         Table { id: id.to_owned(), title: title.to_owned(), headers: columns(headers), rows, sort: None }
     }
 
-    /// The table shown sorted by column `col` at first, descending or not.
-    pub fn sorted_by(self, col: usize, descending: bool) -> Table {
-        Table { sort: Some((col, descending)), ..self }
-    }
-
     /// The unit column `col` is exported in (its cells' unit), if any.
     pub fn unit(&self, col: usize) -> Option<Unit> {
         self.rows.iter().find_map(|r| r.cells.get(col).and_then(|c| c.unit))
@@ -117,7 +112,10 @@ impl Cell {
             (Some(a), Some(b)) => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (None, None) => self.show.to_lowercase().cmp(&other.show.to_lowercase()),
+            // Lower-cased as it is compared: no text is made per comparison.
+            (None, None) => {
+                self.show.chars().flat_map(char::to_lowercase).cmp(other.show.chars().flat_map(char::to_lowercase))
+            }
         }
     }
 }
@@ -175,11 +173,6 @@ pub fn opt_span(ns: Option<Nanos>) -> Cell {
     ns.map_or_else(|| text(""), span)
 }
 
-/// An optional count; empty when unknown.
-pub fn opt_count(n: Option<u64>) -> Cell {
-    n.map_or_else(|| text(""), count)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,7 +197,7 @@ mod tests {
             Row::new(vec![text("a"), span(5), count(1), bytes(None)], ""),
             Row::new(vec![text("b"), time(Some(7), 0), count(2), bytes(Some(3))], ""),
         ];
-        let t = Table::new("t", "T", &["name", "time", "n", "size"], rows).sorted_by(1, true);
+        let t = Table { sort: Some((1, true)), ..Table::new("t", "T", &["name", "time", "n", "size"], rows) };
         assert_eq!((t.unit(0), t.unit(1), t.unit(2), t.unit(3)), (None, Some(Unit::Ms), None, Some(Unit::Bytes)));
         assert_eq!(t.sort, Some((1, true)));
     }
