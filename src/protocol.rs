@@ -6,6 +6,7 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
+use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
@@ -85,6 +86,13 @@ pub enum Request {
     ReportText {
         /// The run.
         run: RunId,
+    },
+    /// The task a stable key names (an embedding page selects by key).
+    Find {
+        /// The run.
+        run: RunId,
+        /// The key.
+        key: TaskKey,
     },
     /// The dependency graph, laid out around a path.
     Graph {
@@ -237,6 +245,17 @@ pub enum Response {
         run: RunId,
         /// The details.
         details: Box<TaskDetails>,
+        /// The task's stable key.
+        key: TaskKey,
+    },
+    /// The task a key names ([`Request::Find`]).
+    Found {
+        /// The run.
+        run: RunId,
+        /// The key asked for.
+        key: TaskKey,
+        /// The task, if the key names one.
+        task: Option<u32>,
     },
     /// ya's report as text.
     ReportText {
@@ -361,6 +380,7 @@ impl Response {
             Response::Done { run, .. }
             | Response::Bars { run, .. }
             | Response::Details { run, .. }
+            | Response::Found { run, .. }
             | Response::ReportText { run, .. }
             | Response::Graph { run, .. }
             | Response::Svg { run, .. }

@@ -4,6 +4,7 @@
 use crate::protocol::{Progress, Response, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown;
+use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
@@ -81,6 +82,12 @@ pub struct Explore {
     pub selected: Option<u32>,
     /// Its details, once the worker sent them.
     pub details: Option<Shared<TaskDetails>>,
+    /// Its stable key, with its details.
+    pub key: Option<TaskKey>,
+    /// The worker's last answer to which task a key names.
+    pub found: Option<(TaskKey, Option<u32>)>,
+    /// The one table shown (by its title) on the Tables tab; None: all.
+    pub only_table: Option<String>,
     /// The timeline's bars for the current viewport.
     pub bars: Shared<Vec<RowBars>>,
     /// ya's report as text, once asked for.
@@ -125,6 +132,9 @@ impl Default for Explore {
             window: None,
             selected: None,
             details: None,
+            key: None,
+            found: None,
+            only_table: None,
             bars: Shared::new(Vec::new()),
             report_text: None,
             graph: None,
@@ -213,6 +223,8 @@ pub enum Action {
     Pan(f64),
     /// Select a task (or nothing).
     Select(Option<u32>),
+    /// Show only the table of this title on the Tables tab (None: all).
+    OnlyTable(Option<String>),
     /// Unfold a folded group of the graph (a kind).
     Unfold(u32),
     /// Look at the graph from here, in a view of this size (px).
@@ -272,10 +284,17 @@ impl Reducible for AppState {
                 Response::ReportText { run, text } if run == self.run => {
                     next.explore.report_text = Some(Shared::from(text))
                 }
-                Response::Details { run, details }
+                Response::Details { run, details, key }
                     if run == self.run && Some(details.task.id) == self.explore.selected =>
                 {
                     next.explore.details = Some(Shared::new(*details));
+                    next.explore.key = Some(key);
+                }
+                Response::Found { run, key, task } if run == self.run => {
+                    next.explore.found = Some((key, task));
+                    if task.is_some() {
+                        return Rc::new(next).reduce(Action::Select(task));
+                    }
                 }
                 Response::Failed { run, message } if run == self.run || run == 0 => {
                     next.phase = Phase::Failed { message }
@@ -334,6 +353,7 @@ impl Reducible for AppState {
             Action::Select(task) => {
                 next.explore.selected = task;
                 next.explore.details = None;
+                next.explore.key = None;
                 // The graph centres on a task selected in any view.
                 let node =
                     self.explore.graph.as_ref().and_then(|g| g.nodes.iter().find(|n| task.is_some() && n.task == task));
@@ -343,6 +363,7 @@ impl Reducible for AppState {
                 }
             }
             Action::Flame(view) => next.explore.flame = view,
+            Action::OnlyTable(title) => next.explore.only_table = title,
         }
         Rc::new(next)
     }
@@ -406,6 +427,25 @@ mod tests {
         assert!(p.window().unwrap().0 >= a - (b - a) / 20, "panning stops near the start");
         let fit = reduce(z, Action::Window(a, b));
         assert_eq!(fit.explore.window, None, "the whole run is 'fit'");
+    }
+
+    #[test]
+    fn a_found_key_selects_its_task_and_its_details_bring_the_key() {
+        let key = TaskKey { uid: "A".into(), start: None, lane: None };
+        let s = reduce(ready(), Action::Worker(Response::Found { run: 1, key: key.clone(), task: Some(0) }));
+        assert_eq!(s.explore.selected, Some(0));
+        assert_eq!(s.explore.found, Some((key.clone(), Some(0))));
+        let missing = TaskKey { uid: "nope".into(), ..key.clone() };
+        let s = reduce(s, Action::Worker(Response::Found { run: 1, key: missing.clone(), task: None }));
+        assert_eq!(
+            (s.explore.selected, s.explore.found.clone()),
+            (Some(0), Some((missing, None))),
+            "a key naming nothing keeps the selection"
+        );
+        let s = reduce(s, Action::Worker(Response::Found { run: 9, key: key.clone(), task: Some(1) }));
+        assert_eq!(s.explore.selected, Some(0), "an old run's answer is ignored");
+        let s = reduce(s, Action::OnlyTable(Some("Hosts".into())));
+        assert_eq!(s.explore.only_table.as_deref(), Some("Hosts"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::protocol::{Export, Progress, Request, Response, RunId, FILE_MESSAGE};
 use crate::worker_io::{memory_bytes, post, read_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Reflect, Uint8Array};
+use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::flame::{folded, folded_len};
 use longpole_core::export::run::{export, Target};
 use longpole_core::formats::evobench::analysis::Field;
@@ -87,7 +88,16 @@ fn answer(loaded: &Shared, request: Request) {
             Response::Bars { run, seq, viewport, rows: l.index.bars(model, viewport, lanes.0..lanes.1) }
         }
         Request::Details { run, task } if run == l.run && (task as usize) < model.tasks().len() => {
-            Response::Details { run, details: Box::new(TaskDetails::of(model, &l.index, TaskId(task))) }
+            let id = TaskId(task);
+            Response::Details {
+                run,
+                details: Box::new(TaskDetails::of(model, &l.index, id)),
+                key: TaskKey::of(model, id),
+            }
+        }
+        Request::Find { run, key } if run == l.run => {
+            let task = key.find(model).map(|id| id.0);
+            Response::Found { run, key, task }
         }
         Request::ReportText { run } if run == l.run => Response::ReportText { run, text: dataset.text() },
         Request::Graph { run, unfold, chain, export } if run == l.run => {
