@@ -6,6 +6,7 @@
 
 pub mod components;
 pub mod download;
+pub mod embed;
 pub mod finished;
 pub mod format;
 pub mod graph_worker;

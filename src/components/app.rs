@@ -7,6 +7,7 @@ use super::landing::Landing;
 use super::reading::Reading;
 use super::run_view::RunView;
 use super::summary_view::SummaryView;
+use crate::embed::{use_embed, Page};
 use crate::hooks::{use_analysis_worker, use_hash_view, use_keys, HashView};
 use crate::protocol::Request;
 use crate::samples::{self, Sample};
@@ -70,9 +71,11 @@ pub fn App() -> Html {
         Callback::from(move |a: Action| d.dispatch(a))
     };
     let worker = use_analysis_worker(dispatch.clone());
+    let embed = use_memo((), |_| crate::embed::from_location().map(Rc::new));
     let e = &state.explore;
-    let hash =
-        HashView { run: state.run, ready: state.view().is_some(), tab: e.tab, window: e.window, task: e.selected };
+    // An embedded frame's hash holds its embed settings: the view is told to the host instead.
+    let ready = state.view().is_some() && embed.is_none();
+    let hash = HashView { run: state.run, ready, tab: e.tab, window: e.window, task: e.selected };
     use_hash_view(hash, dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let file_input = use_node_ref();
@@ -94,6 +97,19 @@ pub fn App() -> Html {
             }
         })
     };
+    use_embed(
+        (*embed).clone(),
+        &state,
+        Page { dispatch: dispatch.clone(), open_files: open_files.clone(), worker: worker.clone() },
+    );
+    use_effect_with(embed.as_ref().as_ref().map(|c| c.theme), |theme| {
+        let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+        if let (Some(root), Some(theme)) = (root, theme) {
+            // Failing to set them leaves the full app's look: nothing to report.
+            let _ = root.set_attribute("data-embed", "1");
+            let _ = root.set_attribute("data-theme", theme.name());
+        }
+    });
     let on_sample = {
         let (open_files, dispatch) = (open_files.clone(), dispatch.clone());
         Callback::from(move |sample: Sample| {
@@ -158,7 +174,10 @@ pub fn App() -> Html {
         })
     };
 
+    let full_app = embed.as_ref().as_ref().and_then(|c| crate::embed::full_app_url(c, &state)).map(AttrValue::from);
+    let embedded = embed.is_some();
     let body = match &state.phase {
+        Phase::Idle if embedded => html! { <p class="notice" data-testid="embed-waiting">{ "Waiting for a log…" }</p> },
         Phase::Idle => html! { <Landing on_sample={on_sample.clone()} /> },
         Phase::Reading { names, total, progress } => {
             html! { <Reading names={names.clone()} total={*total} progress={progress.clone()} on_cancel={cancel.clone()} /> }
@@ -167,14 +186,18 @@ pub fn App() -> Html {
             let window = state.window().unwrap_or_default();
             html! {
                 <RunView run={state.run} summary={summary.clone()} view={view.clone()} explore={state.explore.clone()} {window}
-                    elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} worker={worker.clone()} dispatch={dispatch.clone()} />
+                    elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} worker={worker.clone()} dispatch={dispatch.clone()} {full_app} />
             }
         }
         Phase::Ready { summary, elapsed_ms, .. } => {
             html! { <SummaryView summary={summary.clone()} elapsed_ms={*elapsed_ms} /> }
         }
+        Phase::Failed { message } if embedded => html! { <ErrorPanel message={message.clone()} /> },
         Phase::Failed { message } => {
             html! { <><ErrorPanel message={message.clone()} /><Landing on_sample={on_sample.clone()} /></> }
+        }
+        Phase::Cancelled if embedded => {
+            html! { <p class="notice" data-testid="cancelled">{ "Reading was cancelled." }</p> }
         }
         Phase::Cancelled => html! {
             <>
@@ -187,7 +210,9 @@ pub fn App() -> Html {
     let on_close_help = dispatch.reform(|_: ()| Action::CloseHelp);
     html! {
         <div class={classes!("page", dragging.then_some("dragging"))} {ondragover} {ondragleave} {ondrop}>
-            <Header file_input={file_input} on_files={open_files} {on_help} />
+            if !embedded {
+                <Header file_input={file_input} on_files={open_files} {on_help} />
+            }
             <main class="content">{ body }</main>
             if state.help {
                 <Help on_close={on_close_help} />

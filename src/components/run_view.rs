@@ -48,6 +48,10 @@ pub struct RunViewProps {
     pub worker: AnalysisWorker,
     /// Actions.
     pub dispatch: Callback<Action>,
+    /// In an embedding page's frame: the full app's address for the same
+    /// view. The run is then drawn compact: one view under one toolbar.
+    #[prop_or_default]
+    pub full_app: Option<AttrValue>,
 }
 
 /// One piece of the headline.
@@ -152,7 +156,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
         },
         Tab::Tables => html! {
             <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
-                selected={e.selected} dispatch={props.dispatch.clone()} />
+                selected={e.selected} only={e.only_table.clone().map(AttrValue::from)} dispatch={props.dispatch.clone()} />
         },
         Tab::Flame if v.has_flame => html! {
             <FlameGraph run={props.run} flame={e.flame} layout={e.flame_layout.clone()}
@@ -165,6 +169,28 @@ pub fn RunView(props: &RunViewProps) -> Html {
         },
         Tab::Diagnostics => html! { <DiagnosticsList inputs={s.inputs.clone()} /> },
     };
+    if let Some(full_app) = &props.full_app {
+        return html! {
+            <section class="run embedded" data-testid="run">
+                <header class="embed-bar">
+                    <strong class="names">{ s.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ") }</strong>
+                    <span data-testid="detected-format" title={v.format.title()}>{ v.format.name() }</span>
+                    <span class="numbers">
+                        <RunFacts view={v.clone()} />
+                        { format!("{} ", v.wall_label) }<strong data-testid="wall">{ wall.map_or("unknown".to_owned(), duration_label) }</strong>
+                        { for v.headline.iter().map(fact) }
+                    </span>
+                    <span class="spacer"></span>
+                    <a class="button small" href={full_app.clone()} target="_blank" rel="noopener" data-testid="open-full-app"
+                        title="Open this view in the full app, in a new tab">{ "Open in longpole ↗" }</a>
+                </header>
+                if let Some(no_path) = &v.no_path {
+                    <p class="no-path" data-testid="no-path">{ no_path.headline() }</p>
+                }
+                <div class="center">{ body }</div>
+            </section>
+        };
+    }
     html! {
         <section class="run" data-testid="run">
             <header class="run-header">

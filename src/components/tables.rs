@@ -32,6 +32,9 @@ pub struct TablesProps {
     pub worker: AnalysisWorker,
     /// The selected task.
     pub selected: Option<u32>,
+    /// Only the table of this title (case-insensitive); None: all.
+    #[prop_or_default]
+    pub only: Option<AttrValue>,
     /// Actions.
     pub dispatch: Callback<Action>,
 }
@@ -62,6 +65,18 @@ pub fn Tables(props: &TablesProps) -> Html {
         ),
         None => v.tables.clone(),
     };
+    let mut list = list;
+    if let Some(only) = &props.only {
+        let titles: Vec<String> = list.iter().map(|t| t.title.clone()).collect();
+        list.retain(|t| t.title.eq_ignore_ascii_case(only));
+        if list.is_empty() {
+            return html! {
+                <p class="notice" role="alert" data-testid="no-such-table">
+                    { format!("This run has no table \"{only}\". Its tables: {}.", titles.join(", ")) }
+                </p>
+            };
+        }
+    }
     let on_summary_field = {
         let (worker, run) = (props.worker.clone(), props.run);
         Callback::from(move |e: Event| {

@@ -1,0 +1,28 @@
+//! Embed mode: the page inside a `<longpole-view>` element's frame
+//! (`embed.js`). The frame's hash says what to show and which host origins
+//! may talk to it ([`config`]); a host talks over a `MessagePort` it hands
+//! over once ([`channel`]), in versioned messages ([`message`]) that
+//! [`hook`] turns into the page's actions and answers from its state.
+
+pub mod channel;
+pub mod config;
+pub mod hook;
+pub mod message;
+
+pub use config::Config;
+pub use hook::{use_embed, Page};
+
+/// The embed settings of this page's hash, if it is in embed mode.
+pub fn from_location() -> Option<Config> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    config::parse(&hash)
+}
+
+/// The full app's address for the same inputs and view ("open in
+/// longpole"): this page without its embed settings.
+pub fn full_app_url(config: &Config, state: &crate::state::AppState) -> Option<String> {
+    let location = web_sys::window()?.location();
+    let page = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
+    let e = &state.explore;
+    Some(format!("{page}{}", config::full_app_hash(&config.sources, e.tab, e.window, e.key.as_ref())))
+}
