@@ -50,6 +50,9 @@ export function serve({ root = 'dist', port = 8080, base = '/' } = {}) {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': size,
       'Cache-Control': 'no-cache',
+      // embed.js is a module script that docs sites load from their own
+      // origin: it needs CORS (README, "Embedding").
+      ...(file.endsWith('embed.js') ? { 'Access-Control-Allow-Origin': '*' } : {}),
     });
     createReadStream(file).pipe(res);
   });
