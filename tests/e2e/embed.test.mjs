@@ -141,17 +141,39 @@ test('the build loaded by URL shows its critical path as the CLI finds it', { sk
 });
 
 test('a log and its graph.json given together through the API show the CLI critical path', async () => {
-  await page.evaluate(async () => {
+  // The select attribute names a step of the path: it is selected once the run is shown.
+  const step = analyze('simulated-build.log.gz', 'simulated-build.graph.json.gz').critical_path.tasks.find((t) => t.kind === 'run');
+  await page.evaluate(async (uid) => {
     const el = document.createElement('longpole-view');
     el.id = 'build-bytes';
     el.setAttribute('view', 'graph');
+    el.setAttribute('select', uid);
     document.body.append(el);
     const get = async (name) => ({ name, data: await (await fetch(`logs/${name}`)).arrayBuffer() });
     const summary = await el.load([await get('simulated-build.log.gz'), await get('simulated-build.graph.json.gz')]);
     if (summary.format !== 'distbuild') throw new Error(`loaded as ${summary.format}`);
-  });
+  }, step.uid);
+  await page.waitForFunction((uid) => window.__events.some((e) => e.id === 'build-bytes' && e.type === 'selection' && e.detail.uid === uid), step.uid);
   await checkBuild('build-bytes');
   await page.evaluate(() => document.getElementById('build-bytes').remove());
+});
+
+test('bytes that are no log are refused with a code, and the frame says why', async () => {
+  const refused = await page.evaluate(async () => {
+    const el = document.createElement('longpole-view');
+    el.id = 'noise';
+    document.body.append(el);
+    const noise = new Uint8Array(8192).map((_, i) => (Math.imul(i, 2654435761) >>> 13) & 0xff);
+    return el.load(noise, 'noise.bin').then(() => null, (e) => ({ code: e.code, message: e.message }));
+  });
+  assert.equal(refused?.code, 'load-failed');
+  assert.match(refused.message, /^noise\.bin: not a format longpole reads/);
+  assert.equal(await frameOf('noise').getByTestId('error').textContent(), refused.message);
+  const events = await page.evaluate(() => window.__events.filter((e) => e.id === 'noise' && e.type === 'error').map((e) => e.detail.code));
+  assert.deepEqual(events, ['load-failed']);
+  const bad = await page.evaluate(() => document.getElementById('noise').load({ not: 'bytes' }, 'x.log').then(() => null, (e) => e.code));
+  assert.equal(bad, 'bad-file');
+  await page.evaluate(() => document.getElementById('noise').remove());
 });
 
 test('a click in a frame selects a task, and the host page names it', async () => {
