@@ -60,7 +60,7 @@ class LongpoleView extends HTMLElement {
     } else if (['view', 'range', 'select'].includes(name) && this.#port) {
       const change = {};
       if (name === 'view' && value) change.view = value;
-      if (name === 'range') change.range = value ? value.split(',').map(Number) : 'all';
+      if (name === 'range') change.range = value ? value.split(',').map((t) => t.trim()) : 'all';
       if (name === 'select' && value) change.select = value;
       this.setView(change).catch((e) => this.#emit('error', { code: e.code ?? 'bad-request', message: e.message }));
     } else {
@@ -96,7 +96,8 @@ class LongpoleView extends HTMLElement {
   }
 
   /** Shows a view (`timeline`, `graph`, `flame`, `summary`, `table NAME`),
-   * a time window (`range: [start, end]` in ns, or `'all'`) and a task
+   * a time window (`range: [start, end]` in ns, as strings of digits, or
+   * `'all'`) and a task
    * (`select`: its key); what is left out stays. */
   setView(change) {
     return this.#request('setView', change ?? {});

@@ -5,7 +5,7 @@
 
 use super::channel::{self, Port};
 use super::config::{Config, View};
-use super::message::{self, Failure, RangeArg, Request};
+use super::message::{self, Failure, KeyArg, RangeArg, Request};
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{self, RunId};
 use crate::state::{Action, AppState, Phase};
@@ -103,7 +103,13 @@ fn handle(link: &Rc<RefCell<Link>>, page: &Page, port: &Port, data: JsValue) {
             reply(Ok(Value::Null));
         }
         Request::Select { key: Some(key) } => {
-            let key = TaskKey::from(key);
+            let key = match key.key() {
+                Ok(k) => k,
+                Err(f) => {
+                    reply(Err(f));
+                    return;
+                }
+            };
             if find(&state, &page.worker, key.clone()) {
                 link.borrow_mut().selects.push((id, key));
             } else {
@@ -122,10 +128,13 @@ fn handle(link: &Rc<RefCell<Link>>, page: &Page, port: &Port, data: JsValue) {
                     return;
                 }
             };
-            let range = match range {
-                Some(RangeArg::Window(a, b)) if a < b => Some((a, b)),
-                Some(RangeArg::All(all)) if all == "all" => Some(window),
-                Some(_) => {
+            let range = match range.as_ref().map(|r| match r {
+                RangeArg::Window(a, b) => a.nanos().zip(b.nanos()).filter(|(a, b)| a < b).ok_or(()),
+                RangeArg::All(all) if all == "all" => Ok(window),
+                RangeArg::All(_) => Err(()),
+            }) {
+                Some(Ok(r)) => Some(r),
+                Some(Err(())) => {
                     reply(Err(Failure::new("bad-request", "a range is [start, end] in ns, start first, or \"all\"")));
                     return;
                 }
@@ -138,12 +147,15 @@ fn handle(link: &Rc<RefCell<Link>>, page: &Page, port: &Port, data: JsValue) {
             if let Some((a, b)) = range {
                 page.dispatch.emit(Action::Window(a, b));
             }
-            match select.map(TaskKey::from) {
-                Some(key) if find(&state, &page.worker, key.clone()) => link.borrow_mut().selects.push((id, key)),
-                Some(_) => {
+            match select.map(KeyArg::key).transpose() {
+                Err(f) => {
+                    reply(Err(f));
+                }
+                Ok(Some(key)) if find(&state, &page.worker, key.clone()) => link.borrow_mut().selects.push((id, key)),
+                Ok(Some(_)) => {
                     reply(Err(Failure::new("worker", "the analysis worker is not running")));
                 }
-                None => {
+                Ok(None) => {
                     reply(Ok(Value::Null));
                 }
             }
@@ -162,13 +174,13 @@ fn selection(state: &AppState) -> Value {
     let e = &state.explore;
     match (&e.key, &e.details) {
         (Some(key), Some(d)) => json!({
-            "key": key,
+            "key": message::key_json(key),
             "uid": d.task.uid,
             "name": d.name.clone().unwrap_or_else(|| d.task.label.clone()),
             "label": d.task.label,
             "lane": d.task.lane,
-            "start_ns": d.task.start,
-            "end_ns": d.task.end,
+            "start_ns": d.task.start.map(message::ns),
+            "end_ns": d.task.end.map(message::ns),
         }),
         _ => json!({ "key": null }),
     }
@@ -205,7 +217,10 @@ pub fn use_embed(config: Option<Rc<Config>>, state: &AppState, page: Page) {
                         if let Ok(summary) = message::summary(&l.state) {
                             port.post(&message::event("loaded", summary));
                             let (view, window) = (view_of(&l.state), l.state.explore.window);
-                            port.post(&message::event("viewChanged", json!({ "view": view.name(), "range": window })));
+                            port.post(&message::event(
+                                "viewChanged",
+                                json!({ "view": view.name(), "range": message::window_json(window) }),
+                            ));
                         }
                     })
                 };
@@ -298,7 +313,7 @@ pub fn use_embed(config: Option<Rc<Config>>, state: &AppState, page: Page) {
                 done
             };
             let result = match task {
-                Some(_) => Ok(json!({ "key": key })),
+                Some(_) => Ok(json!({ "key": message::key_json(key) })),
                 None => Err(Failure::new("not-found", format!("no task has the key {}", json!(key)))),
             };
             if done.is_empty() {
@@ -320,7 +335,10 @@ pub fn use_embed(config: Option<Rc<Config>>, state: &AppState, page: Page) {
         let view = (view_of(state), state.explore.window, ready);
         use_effect_with(view, move |(view, window, ready)| {
             if *ready {
-                port.post(&message::event("viewChanged", json!({ "view": view.name(), "range": window })));
+                port.post(&message::event(
+                    "viewChanged",
+                    json!({ "view": view.name(), "range": message::window_json(*window) }),
+                ));
             }
         });
     }

@@ -43,6 +43,43 @@ impl Failure {
     }
 }
 
+/// A time in ns as a host gives it: a string of digits (exact: times
+/// since an epoch pass what a JavaScript number holds), or a number.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum NsArg {
+    /// A number.
+    Number(Nanos),
+    /// Digits.
+    Text(String),
+}
+
+impl NsArg {
+    /// The time, if it is one.
+    pub fn nanos(&self) -> Option<Nanos> {
+        match self {
+            NsArg::Number(n) => Some(*n),
+            NsArg::Text(t) => t.trim().parse().ok(),
+        }
+    }
+}
+
+/// A time as the frame writes it to a host: a string of digits, exact in
+/// JavaScript ([`NsArg`] reads it back).
+pub fn ns(t: Nanos) -> Value {
+    Value::String(t.to_string())
+}
+
+/// A task's key as the frame writes it to a host, its start as [`ns`].
+pub fn key_json(key: &TaskKey) -> Value {
+    json!({ "uid": key.uid, "start": key.start.map(ns), "lane": key.lane })
+}
+
+/// A time window as the frame writes it to a host (`null`: the whole run).
+pub fn window_json(window: Option<(Nanos, Nanos)>) -> Value {
+    window.map_or(Value::Null, |(a, b)| json!([ns(a), ns(b)]))
+}
+
 /// A task's key as a host gives it: a uid, or `{uid, start, lane}`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(untagged)]
@@ -50,15 +87,31 @@ pub enum KeyArg {
     /// Just the uid.
     Uid(String),
     /// The whole key.
-    Key(TaskKey),
+    Key {
+        /// The uid.
+        uid: String,
+        /// The start, where the uid repeats.
+        #[serde(default)]
+        start: Option<NsArg>,
+        /// The lane, where the uid and start repeat.
+        #[serde(default)]
+        lane: Option<String>,
+    },
 }
 
-impl From<KeyArg> for TaskKey {
-    fn from(k: KeyArg) -> TaskKey {
-        match k {
+impl KeyArg {
+    /// The key, or why not.
+    pub fn key(self) -> Result<TaskKey, Failure> {
+        Ok(match self {
             KeyArg::Uid(uid) => TaskKey { uid, start: None, lane: None },
-            KeyArg::Key(k) => k,
-        }
+            KeyArg::Key { uid, start, lane } => {
+                let start = match start {
+                    Some(s) => Some(s.nanos().ok_or(Failure::new("bad-request", "a key's start is a time in ns"))?),
+                    None => None,
+                };
+                TaskKey { uid, start, lane }
+            }
+        })
     }
 }
 
@@ -67,7 +120,7 @@ impl From<KeyArg> for TaskKey {
 #[serde(untagged)]
 pub enum RangeArg {
     /// Start and end, ns.
-    Window(Nanos, Nanos),
+    Window(NsArg, NsArg),
     /// `"all"`.
     All(String),
 }
@@ -166,7 +219,7 @@ pub fn summary(state: &AppState) -> Result<Value, Failure> {
             "steps": v.critical_path.steps.len(),
             "top": steps.iter().take(TOP_STEPS).map(|s| json!({
                 "uid": s.uid, "label": s.label, "type": s.task_type, "lane": s.lane,
-                "start_ns": s.start, "duration_ns": length(s),
+                "start_ns": s.start.map(ns), "duration_ns": length(s),
             })).collect::<Vec<_>>(),
         })
     });
@@ -196,15 +249,22 @@ mod tests {
             r,
             Request::SetView {
                 view: Some("graph".into()),
-                range: Some(RangeArg::Window(1, 2)),
+                range: Some(RangeArg::Window(NsArg::Number(1), NsArg::Number(2))),
                 select: Some(KeyArg::Uid("u".into()))
             }
         );
-        let (_, r) = parse(r#"{"longpole":1,"id":8,"type":"select","key":{"uid":"a","start":5,"lane":null}}"#).unwrap();
-        assert_eq!(
-            r,
-            Request::Select { key: Some(KeyArg::Key(TaskKey { uid: "a".into(), start: Some(5), lane: None })) }
-        );
+        let (_, r) = parse(
+            r#"{"longpole":1,"id":8,"type":"select","key":{"uid":"a","start":"1732000000022000001","lane":null}}"#,
+        )
+        .unwrap();
+        let Request::Select { key: Some(key) } = r else { panic!("{r:?}") };
+        let key = key.key().unwrap();
+        assert_eq!(key, TaskKey { uid: "a".into(), start: Some(1_732_000_000_022_000_001), lane: None });
+        assert_eq!(key_json(&key), json!({"uid": "a", "start": "1732000000022000001", "lane": null}));
+        assert_eq!(window_json(Some((1, 2))), json!(["1", "2"]));
+        let (_, r) = parse(r#"{"longpole":1,"id":8,"type":"select","key":{"uid":"a","start":"soon"}}"#).unwrap();
+        let Request::Select { key: Some(key) } = r else { panic!("{r:?}") };
+        assert_eq!(key.key().unwrap_err().code, "bad-request");
         let (_, r) = parse(r#"{"longpole":1,"id":9,"type":"load","files":[{"name":"a.log","data":{}}]}"#).unwrap();
         assert_eq!(r, Request::Load { files: vec![FileName { name: "a.log".into() }] });
         assert_eq!(parse(r#"{"longpole":1,"id":1,"type":"getSummary"}"#).unwrap().1, Request::GetSummary);

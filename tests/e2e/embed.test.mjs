@@ -210,6 +210,15 @@ test('setView switches the view and the window, and says when it cannot', async 
   await page.evaluate((half) => document.getElementById('ghc').setView({ view: 'timeline', range: half }), [0, Math.floor(s.wall_ns / 2)]);
   await frame.getByTestId('timeline-chart').waitFor();
   await page.waitForFunction(() => window.__events.findLast((e) => e.id === 'ghc' && e.type === 'viewchanged')?.detail.view === 'timeline');
+  // Changing the range attribute changes the window in place; times are exact strings of ns.
+  const quarter = String(Math.floor(s.wall_ns / 4));
+  await page.evaluate((q) => document.getElementById('ghc').setAttribute('range', `0,${q}`), quarter);
+  await page.waitForFunction((q) => {
+    const r = window.__events.findLast((e) => e.id === 'ghc' && e.type === 'viewchanged')?.detail.range;
+    return r && BigInt(r[1]) - BigInt(r[0]) === BigInt(q);
+  }, quarter);
+  await page.evaluate(() => document.getElementById('ghc').removeAttribute('range'));
+  await page.waitForFunction(() => window.__events.findLast((e) => e.id === 'ghc' && e.type === 'viewchanged')?.detail.range === null);
 });
 
 test('each frame is as tall as its content', async () => {
