@@ -191,6 +191,9 @@ test('a click in a frame selects a task, and the host page names it', async () =
   assert.ok(event.key?.uid, JSON.stringify(event));
   assert.equal(await page.locator('#ghc-selected').textContent(), event.name);
   // The key names the task back; a key that names nothing is refused by code.
+  // "Open in longpole" names the selected task by its key.
+  const href = await frameOf('ghc').getByTestId('open-full-app').getAttribute('href');
+  assert.ok(href.includes(`&uid=${encodeURIComponent(event.key.uid)}`), href);
   const again = await page.evaluate((key) => document.getElementById('ghc').select(key), event.key);
   assert.deepEqual(again.key, event.key);
   const refused = await page.evaluate(() => document.getElementById('ghc').select('no such task').then(() => null, (e) => e.code));
@@ -205,6 +208,8 @@ test('setView switches the view and the window, and says when it cannot', async 
   const frame = frameOf('ghc');
   await frame.locator('.tables').waitFor();
   assert.deepEqual(await frame.locator('.table-section h3').evaluateAll((hs) => hs.map((h) => h.firstChild.textContent)), ['Threads']);
+  await page.evaluate(() => document.getElementById('ghc').setView({ view: 'summary' }));
+  assert.match(await frame.getByTestId('report-text').textContent(), /ghc/i);
   const bad = await page.evaluate(() => document.getElementById('ghc').setView({ view: 'pie chart' }).then(() => 'ok', (e) => e.code));
   assert.equal(bad, 'bad-request');
   await page.evaluate((half) => document.getElementById('ghc').setView({ view: 'timeline', range: half }), [0, Math.floor(s.wall_ns / 2)]);
