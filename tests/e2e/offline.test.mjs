@@ -1,7 +1,7 @@
 // Offline and installable: the service worker (sw.js) keeps a checked copy
 // of the app's shell, so a page visited once loads and analyses with the
 // network off; a new deployment replaces the copy at the next load and the
-// page says so; a file that fails its check is refused, never cached; the
+// page says so (a page of the old version offers a reload); a file that fails its check is refused, never cached; the
 // manifest's icons load; a file the system opens with the installed app
 // (launchQueue) is read like a dropped one.
 //
@@ -10,7 +10,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
@@ -19,8 +19,8 @@ import { CORPUS, ROOT, cliJson, launchBrowser } from './harness.mjs';
 
 const BASE = '/tools/longpole/';
 
-/** A site serving copies of dist/ under BASE, and a browser on it. */
-async function openSite() {
+/** A site serving copies of dist/ under BASE, and a browser on it (started with `args`, more switches). */
+async function openSite({ args = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'longpole-offline-'));
   const copies = [];
   /** A fresh copy of dist/, changed by `change(copyDir)`. */
@@ -39,7 +39,7 @@ async function openSite() {
   deploy(copy());
   const server = await serve({ root: join(dir, 'current'), port: 0, base: BASE });
   const url = `http://127.0.0.1:${server.address().port}${BASE}`;
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ args });
   return {
     ...browser,
     url,
@@ -116,6 +116,8 @@ test('a page visited once loads and analyses with the network off', async () => 
     assert.equal(await page.getByTestId('detected-format').textContent(), 'ninja-log');
     assert.equal(await page.getByTestId('shell-notice').count(), 0, 'nothing to say on a first visit');
     assert.deepEqual(site.errors, []);
+    const origin = new URL(site.url).origin;
+    assert.deepEqual(site.requests.filter((u) => !u.startsWith(origin) && !/^(data|blob):/.test(u)), [], 'no foreign request');
   } finally {
     await site.close();
   }
@@ -158,6 +160,43 @@ test('a new deployment replaces the copy at the next load, and the page says so'
   }
 });
 
+test('a page of the old version still open is told a new one is ready, and a reload takes it', async () => {
+  const site = await openSite();
+  try {
+    const { page: old } = site;
+    await old.goto(site.url);
+    await old.getByTestId('landing').waitFor();
+    await waitForCopy(old, site.url, shellOf(site.first));
+
+    // A deployment whose page has another script than the open page's.
+    const next = site.copy((dir) => {
+      const html = readFileSync(join(dir, 'index.html'), 'utf8');
+      const script = html.match(/data-longpole-js="\.\/([^"]+)"/)[1];
+      const renamed = script.replace(/\.js$/, '-2.js');
+      renameSync(join(dir, script), join(dir, renamed));
+      writeFileSync(join(dir, 'index.html'), html.replaceAll(script, renamed));
+      writeServiceWorker(dir);
+    });
+    const v2 = shellOf(next);
+    site.deploy(next);
+    const fresh = await old.context().newPage();
+    await fresh.goto(site.url);
+    await fresh.getByTestId('shell-notice').waitFor();
+    assert.equal(await fresh.getByTestId('shell-notice').getAttribute('data-kind'), 'updated');
+    const notice = old.getByTestId('shell-notice');
+    await notice.waitFor();
+    assert.equal(await notice.getAttribute('data-kind'), 'new-version-ready');
+    assert.equal(await old.getByTestId('shell-notice-text').textContent(), `A new version (${v2.version}) is ready: reload to use it.`);
+
+    await old.getByTestId('shell-reload').click();
+    await old.waitForFunction(() => document.querySelector('script[data-longpole-js]')?.dataset.longpoleJs.endsWith('-2.js'));
+    await old.getByTestId('landing').waitFor();
+    assert.deepEqual(site.errors, []);
+  } finally {
+    await site.close();
+  }
+});
+
 test('a file that fails its check is refused: nothing is cached, and the page says which', async () => {
   const site = await openSite();
   try {
@@ -181,6 +220,7 @@ test('a file that fails its check is refused: nothing is cached, and the page sa
     // Online, the page works as before.
     await page.getByTestId('file-input').setInputFiles(join(CORPUS, 'distbuild/example.log'));
     await page.getByTestId('analysis-ready').waitFor();
+    assert.deepEqual(site.errors, []);
   } finally {
     await site.close();
   }
@@ -252,6 +292,30 @@ test('a file the system opens with the installed app is read like a dropped one'
     await page.getByTestId('error').waitFor();
     assert.equal(await page.getByTestId('error').textContent(), 'could not open gone.log, which the system gave longpole: the file was removed');
     assert.deepEqual(site.errors, []);
+  } finally {
+    await site.close();
+  }
+});
+
+test('on an insecure origin there is no offline copy: one informative line, no error', async () => {
+  // The same server under a name that is not localhost: plain http there is not a secure context.
+  const site = await openSite({ args: ['--host-resolver-rules=MAP longpole.test 127.0.0.1'] });
+  try {
+    const { page } = site;
+    const messages = [];
+    page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => messages.push(`pageerror: ${e}`));
+    const url = site.url.replace('127.0.0.1', 'longpole.test');
+    await page.goto(url);
+    await page.getByTestId('landing').waitFor();
+    assert.equal(await page.evaluate(() => isSecureContext), false);
+    await page.getByTestId('sample-distbuild-tiny').click();
+    await page.getByTestId('analysis-ready').waitFor();
+    // Chromium's own warnings (a preload's integrity attribute) are not the page's.
+    assert.deepEqual(messages.filter((m) => /^(error|pageerror|info|log)/.test(m)), [
+      'info: longpole: no offline copy here: service workers need a secure context (https, or http on localhost), and this page is http:',
+    ]);
+    assert.equal(await page.getByTestId('shell-notice').count(), 0);
   } finally {
     await site.close();
   }
