@@ -3,8 +3,9 @@
 //
 // scripts/shell-manifest.mjs writes dist/sw.js as this file preceded by
 // `const SHELL = { version, files: [{ path, sha256 }] }`, every file of the
-// bundle with its SHA-256, the version being a hash of that list. A new
-// deployment changes SHELL, so the browser installs this worker again.
+// bundle with its SHA-256, the version being a hash of that list and of this
+// code. A new deployment changes SHELL, so the browser installs this worker
+// again.
 //
 // - install: fetches every file of SHELL, checks its SHA-256 and, only when
 //   every one matches, puts them all in the cache of this version; a failed

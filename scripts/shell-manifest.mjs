@@ -1,6 +1,6 @@
 // Writes the service worker of a built bundle: lists every file of DIR
 // (the app's shell) with its SHA-256, names the version by a hash of that
-// list, and writes DIR/sw.js as that list followed by sw.js (the worker's
+// list and of the worker's code, and writes DIR/sw.js as that list followed by sw.js (the worker's
 // code). scripts/build.sh runs it on dist/ after trunk; the end-to-end
 // tests run it on copies of dist/ to make a new deployment.
 //
@@ -32,7 +32,8 @@ export function shellOf(dir) {
     .filter((path) => path !== OUTPUT)
     .map((path) => ({ path, sha256: sha256(readFileSync(join(dir, path))) }));
   if (!files.some((f) => f.path === 'index.html')) throw new Error(`${dir} holds no index.html: build it first`);
-  const version = sha256(files.map((f) => `${f.sha256} ${f.path}\n`).join('')).slice(0, 16);
+  // The worker's own code counts too: a new worker is a new version, never a new writer of an old one's cache.
+  const version = sha256(files.map((f) => `${f.sha256} ${f.path}\n`).join('') + readFileSync(SOURCE, 'utf8')).slice(0, 16);
   return { version, files };
 }
 

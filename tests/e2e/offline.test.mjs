@@ -226,12 +226,16 @@ test('a file that fails its check is refused: nothing is cached, and the page sa
   }
 });
 
-test('the manifest names the app, its icons load, and it handles the formats\' files', async () => {
+test('the manifest reads without an error, makes the page installable, its icons load, and it handles the formats\' files', async () => {
   const site = await openSite();
   try {
     const { page } = site;
     await page.goto(site.url);
     await page.getByTestId('landing').waitFor();
+    // Chromium reads the manifest without an error and finds the page installable.
+    const cdp = await page.context().newCDPSession(page);
+    assert.deepEqual((await cdp.send('Page.getAppManifest')).errors, []);
+    assert.deepEqual((await cdp.send('Page.getInstallabilityErrors')).installabilityErrors, []);
     const href = await page.locator('link[rel="manifest"]').evaluate((l) => l.href);
     const manifest = await page.evaluate(async (href) => (await fetch(href)).json(), href);
     assert.equal(manifest.short_name, 'longpole');
