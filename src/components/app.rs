@@ -6,8 +6,9 @@ use super::help::Help;
 use super::landing::Landing;
 use super::reading::Reading;
 use super::run_view::RunView;
+use super::shell_notice::ShellNoticeView;
 use super::summary_view::SummaryView;
-use crate::hooks::{use_analysis_worker, use_hash_view, use_keys, HashView};
+use crate::hooks::{use_analysis_worker, use_hash_view, use_keys, use_launch_queue, use_offline_shell, HashView};
 use crate::protocol::Request;
 use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
@@ -94,6 +95,8 @@ pub fn App() -> Html {
             }
         })
     };
+    use_launch_queue(open_files.clone(), dispatch.clone());
+    let shell_notice = use_offline_shell();
     let on_sample = {
         let (open_files, dispatch) = (open_files.clone(), dispatch.clone());
         Callback::from(move |sample: Sample| {
@@ -192,7 +195,18 @@ pub fn App() -> Html {
             if state.help {
                 <Help on_close={on_close_help} />
             }
+            if let Some(notice) = (*shell_notice).clone() {
+                <ShellNoticeView {notice} on_reload={Callback::from(|_: ()| reload())}
+                    on_close={Callback::from(move |_: ()| shell_notice.set(None))} />
+            }
         </div>
+    }
+}
+
+/// Reloads the page (to take a newer version); a browser that refuses says so on the console.
+fn reload() {
+    if let Some(Err(e)) = web_sys::window().map(|w| w.location().reload()) {
+        web_sys::console::error_2(&"longpole could not reload the page:".into(), &e);
     }
 }
 

@@ -31,13 +31,13 @@ const ARGS = [
   '--no-first-run',
 ];
 
-/** A fresh headless Chromium with one page, recording console errors and requests. */
-export async function launchBrowser() {
+/** A fresh headless Chromium with one page, recording console errors and requests; `args` are more command-line switches. */
+export async function launchBrowser({ args = [] } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'longpole-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...args],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
