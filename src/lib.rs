@@ -10,6 +10,7 @@ pub mod finished;
 pub mod format;
 pub mod graph_worker;
 pub mod hooks;
+pub mod link;
 pub mod protocol;
 pub mod samples;
 pub mod shared;
