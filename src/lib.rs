@@ -16,6 +16,7 @@ pub mod samples;
 pub mod shared;
 pub mod shown;
 pub mod state;
+pub mod url_read;
 pub mod warm_up;
 pub mod worker;
 pub mod worker_io;

@@ -25,6 +25,7 @@
 use crate::state::{FlameView, Tab};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::model::Nanos;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The view state's version this page writes and reads.
@@ -41,7 +42,7 @@ const TABS: [(Tab, &str); 6] = [
 ];
 
 /// One input a link names.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// Its URL, as the link gives it (absolute, or relative to the page).
     pub url: String,

@@ -6,6 +6,8 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
+use crate::link::Source;
+use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
@@ -55,6 +57,17 @@ pub enum Request {
         #[serde(default)]
         memory_limit: Option<u64>,
     },
+    /// Fetch these URLs (absolute) and analyse them together, as files
+    /// sent with [`Request::Analyze`] are.
+    AnalyzeUrls {
+        /// The run this starts.
+        run: RunId,
+        /// The inputs, in order, each with the digest to check, if any.
+        sources: Vec<Source>,
+        /// As for [`Request::Analyze`].
+        #[serde(default)]
+        memory_limit: Option<u64>,
+    },
     /// Read the build graph sent alongside, for the worker that started
     /// this one (see [`crate::graph_worker`]); not sent by the page.
     ReadGraph,
@@ -85,6 +98,13 @@ pub enum Request {
     ReportText {
         /// The run.
         run: RunId,
+    },
+    /// The task a stable key names (a link's selection).
+    Locate {
+        /// The run.
+        run: RunId,
+        /// The key.
+        key: TaskKey,
     },
     /// The dependency graph, laid out around a path.
     Graph {
@@ -175,8 +195,8 @@ pub struct Progress {
     pub name: String,
     /// Bytes read over all files.
     pub bytes_done: u64,
-    /// Bytes of all files.
-    pub bytes_total: u64,
+    /// Bytes of all files, when known (a URL's server may not say).
+    pub bytes_total: Option<u64>,
     /// Read speed so far, in MB/s (10^6 bytes).
     pub mb_per_s: f64,
     /// Milliseconds since the run began.
@@ -237,6 +257,17 @@ pub enum Response {
         run: RunId,
         /// The details.
         details: Box<TaskDetails>,
+        /// The task's stable key, for links.
+        key: TaskKey,
+    },
+    /// The task a key names, if the run has it.
+    Located {
+        /// The run.
+        run: RunId,
+        /// The key asked for.
+        key: TaskKey,
+        /// The task, if any.
+        task: Option<u32>,
     },
     /// ya's report as text.
     ReportText {
@@ -361,6 +392,7 @@ impl Response {
             Response::Done { run, .. }
             | Response::Bars { run, .. }
             | Response::Details { run, .. }
+            | Response::Located { run, .. }
             | Response::ReportText { run, .. }
             | Response::Graph { run, .. }
             | Response::Svg { run, .. }
@@ -387,7 +419,7 @@ mod tests {
             file: 0,
             name: "a.log".into(),
             bytes_done: 10,
-            bytes_total: 20,
+            bytes_total: Some(20),
             mb_per_s: 1.5,
             elapsed_ms: 4.0,
             format: Some("distbuild".into()),

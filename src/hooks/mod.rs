@@ -3,9 +3,11 @@
 mod use_analysis_worker;
 mod use_hash_view;
 mod use_keys;
+mod use_link_load;
 mod use_wheel;
 
 pub use use_analysis_worker::{use_analysis_worker, AnalysisWorker};
 pub use use_hash_view::{use_hash_view, HashView};
 pub use use_keys::use_keys;
+pub use use_link_load::use_link_load;
 pub use use_wheel::use_wheel;
