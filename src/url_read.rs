@@ -116,9 +116,13 @@ pub struct Opened {
 
 impl Drop for Opened {
     fn drop(&mut self) {
-        // Stops the download if the body was not read to its end; the
-        // promise only says when that happened.
-        let _ = self.reader.cancel();
+        // Stops the download if the body was not read to its end. The
+        // promise only says when that happened, and is rejected if the
+        // fetch was aborted: awaited, so that is not an unhandled error.
+        let done = JsFuture::from(self.reader.cancel());
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = done.await;
+        });
     }
 }
 

@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliJson, launchBrowser, openApp, CORPUS, ROOT } from './harness.mjs';
+import { serve } from '../../scripts/serve.mjs';
 
 const FILES = {
   'example.log': join(CORPUS, 'distbuild/example.log'),
@@ -183,33 +184,42 @@ test('a link restores its view: tab, window, selected task by uid, path; copied,
   const host = await fileHost();
   const urls = [`${host.origin}/cors/build.log.gz`, `${host.origin}/cors/build.graph.json.gz`];
   const cli = cliJson(FILES['build.log.gz'], FILES['build.graph.json.gz']);
-  const uid = cli.critical_path.tasks.find((t) => t.kind === 'run').uid;
-  const view = `&v=1&tab=graph&window=1732000000000000000,1732000001000000000&uid=${encodeURIComponent(uid)}&path=chain`;
-  const app = await openAt(link(urls, [], view));
-  let copied;
+  const uid = cli.blocking_chain.tasks.find((t) => t.kind === 'run').uid;
+  const app = await openAt(link(urls, [], `&v=1&tab=graph&uid=${encodeURIComponent(uid)}&path=chain`));
+  let copied, window;
   try {
     await app.page.getByTestId('analysis-ready').waitFor({ timeout: 120_000 });
     await app.page.getByTestId('details-uid').waitFor();
     assert.equal(await app.page.getByTestId('details-uid').textContent(), uid);
     assert.equal(await app.page.getByTestId('tab-graph').getAttribute('aria-selected'), 'true');
-    await app.page.waitForFunction((uid) => location.hash.includes(`uid=${uid}`), encodeURIComponent(uid));
+    // A window of its own: zoom the timeline in.
+    await app.page.getByTestId('tab-timeline').click();
+    assert.match(await app.page.getByTestId('show-blocking-chain').getAttribute('class'), /\bon\b/);
+    await app.page.keyboard.press('w');
+    await app.page.keyboard.press('w');
+    await app.page.waitForFunction(() => /&window=\d+,\d+&/.test(location.hash));
     const hash = await app.page.evaluate(() => location.hash);
-    assert.match(hash, /&v=1&tab=graph&window=\d+,\d+&uid=[^&]+&path=chain$/);
+    window = await app.page.locator('.window-label').textContent();
+    assert.match(hash, /&v=1&tab=timeline&window=\d+,\d+&uid=[^&]+(&at=\d+)?&path=chain$/);
     await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
     await app.page.getByTestId('copy-link').click();
+    await app.page.getByTestId('copy-feedback').waitFor();
     assert.equal(await app.page.getByTestId('copy-feedback').textContent(), 'Link copied');
     copied = await app.page.evaluate(() => navigator.clipboard.readText());
     assert.equal(new URL(copied).hash, hash);
+    assert.deepEqual(app.errors, []);
   } finally {
     await app.close();
   }
   const fresh = await launchBrowser();
-  const server = await import('../../scripts/serve.mjs').then((m) => m.serve({ root: join(ROOT, 'dist'), port: new URL(copied).port }));
+  const server = await serve({ root: join(ROOT, 'dist'), port: Number(new URL(copied).port) });
   try {
     await fresh.page.goto(copied);
     await fresh.page.getByTestId('details-uid').waitFor({ timeout: 120_000 });
     assert.equal(await fresh.page.getByTestId('details-uid').textContent(), uid);
-    assert.equal(await fresh.page.getByTestId('tab-graph').getAttribute('aria-selected'), 'true');
+    assert.equal(await fresh.page.getByTestId('tab-timeline').getAttribute('aria-selected'), 'true');
+    assert.match(await fresh.page.getByTestId('show-blocking-chain').getAttribute('class'), /\bon\b/);
+    await fresh.page.waitForFunction((w) => document.querySelector('.window-label')?.textContent === w, window);
     await fresh.page.waitForFunction((h) => location.hash === h, new URL(copied).hash);
     assert.deepEqual(fresh.errors, []);
   } finally {
