@@ -22,10 +22,10 @@
 //! Values are percent-encoded. Keys this version does not know are left
 //! alone; values it cannot read are reported, never taken as a default.
 
+pub use crate::protocol::Source;
 use crate::state::{FlameView, Tab};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::model::Nanos;
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The view state's version this page writes and reads.
@@ -40,15 +40,6 @@ const TABS: [(Tab, &str); 6] = [
     (Tab::Report, "report"),
     (Tab::Diagnostics, "diagnostics"),
 ];
-
-/// One input a link names.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Source {
-    /// Its URL, as the link gives it (absolute, or relative to the page).
-    pub url: String,
-    /// The SHA-256 its bytes must have, lowercase hex, if the link says.
-    pub sha256: Option<String>,
-}
 
 /// The task a link selects.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,6 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
-use crate::link::Source;
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::analysis::Change;
@@ -42,6 +41,15 @@ pub fn first_bars(view: &RunView) -> Option<(Viewport, std::ops::Range<usize>)> 
     let frame = Frame::new(&view.rows_per_lane);
     let width = (FIRST_WIDTH - frame.gutter).max(200.0);
     Some((Viewport { start, end, width }, frame.lanes_between(-LANE_MARGIN, FIRST_HEIGHT + LANE_MARGIN)))
+}
+
+/// One input a link names ([`crate::link`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// Its URL, as the link gives it (absolute, or relative to the page).
+    pub url: String,
+    /// The SHA-256 its bytes must have, lowercase hex, if the link says.
+    pub sha256: Option<String>,
 }
 
 /// Page → worker.

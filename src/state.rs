@@ -1,8 +1,7 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
-use crate::link::Source;
-use crate::protocol::{Progress, Response, RunId};
+use crate::protocol::{Progress, Response, RunId, Source};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::analysis::task_key::TaskKey;
