@@ -6,6 +6,7 @@
 //! structured-cloned by `postMessage`). Every message names its run: the
 //! page ignores anything from a run it no longer waits for.
 
+use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::run::Target;
 use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
@@ -42,6 +43,15 @@ pub fn first_bars(view: &RunView) -> Option<(Viewport, std::ops::Range<usize>)> 
     Some((Viewport { start, end, width }, frame.lanes_between(-LANE_MARGIN, FIRST_HEIGHT + LANE_MARGIN)))
 }
 
+/// One input a link names ([`crate::link`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// Its URL, as the link gives it (absolute, or relative to the page).
+    pub url: String,
+    /// The SHA-256 its bytes must have, lowercase hex, if the link says.
+    pub sha256: Option<String>,
+}
+
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
@@ -52,6 +62,17 @@ pub enum Request {
         run: RunId,
         /// The most WebAssembly memory the run may need, bytes; `None` for
         /// [`longpole_core::memory_budget::WASM_LIMIT`] (tests lower it).
+        #[serde(default)]
+        memory_limit: Option<u64>,
+    },
+    /// Fetch these URLs (absolute) and analyse them together, as files
+    /// sent with [`Request::Analyze`] are.
+    AnalyzeUrls {
+        /// The run this starts.
+        run: RunId,
+        /// The inputs, in order, each with the digest to check, if any.
+        sources: Vec<Source>,
+        /// As for [`Request::Analyze`].
         #[serde(default)]
         memory_limit: Option<u64>,
     },
@@ -85,6 +106,13 @@ pub enum Request {
     ReportText {
         /// The run.
         run: RunId,
+    },
+    /// The task a stable key names (a link's selection).
+    Locate {
+        /// The run.
+        run: RunId,
+        /// The key.
+        key: TaskKey,
     },
     /// The dependency graph, laid out around a path.
     Graph {
@@ -175,8 +203,8 @@ pub struct Progress {
     pub name: String,
     /// Bytes read over all files.
     pub bytes_done: u64,
-    /// Bytes of all files.
-    pub bytes_total: u64,
+    /// Bytes of all files, when known (a URL's server may not say).
+    pub bytes_total: Option<u64>,
     /// Read speed so far, in MB/s (10^6 bytes).
     pub mb_per_s: f64,
     /// Milliseconds since the run began.
@@ -237,6 +265,17 @@ pub enum Response {
         run: RunId,
         /// The details.
         details: Box<TaskDetails>,
+        /// The task's stable key, for links.
+        key: TaskKey,
+    },
+    /// The task a key names, if the run has it.
+    Located {
+        /// The run.
+        run: RunId,
+        /// The key asked for.
+        key: TaskKey,
+        /// The task, if any.
+        task: Option<u32>,
     },
     /// ya's report as text.
     ReportText {
@@ -361,6 +400,7 @@ impl Response {
             Response::Done { run, .. }
             | Response::Bars { run, .. }
             | Response::Details { run, .. }
+            | Response::Located { run, .. }
             | Response::ReportText { run, .. }
             | Response::Graph { run, .. }
             | Response::Svg { run, .. }
@@ -387,7 +427,7 @@ mod tests {
             file: 0,
             name: "a.log".into(),
             bytes_done: 10,
-            bytes_total: 20,
+            bytes_total: Some(20),
             mb_per_s: 1.5,
             elapsed_ms: 4.0,
             format: Some("distbuild".into()),

@@ -1,9 +1,10 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
-use crate::protocol::{Progress, Response, RunId};
+use crate::protocol::{Progress, Response, RunId, Source};
 use crate::shared::Shared;
 use crate::shown::Shown;
+use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
@@ -24,8 +25,8 @@ pub enum Phase {
     Reading {
         /// Their names.
         names: Vec<String>,
-        /// Their total size.
-        total: u64,
+        /// Their total size, when known (not before a URL's server says).
+        total: Option<u64>,
         /// The latest progress, once any came.
         progress: Option<Progress>,
     },
@@ -79,6 +80,8 @@ pub struct Explore {
     pub window: Option<(Nanos, Nanos)>,
     /// The selected task.
     pub selected: Option<u32>,
+    /// Its stable key, once the worker sent it with its details (for links).
+    pub selected_key: Option<TaskKey>,
     /// Its details, once the worker sent them.
     pub details: Option<Shared<TaskDetails>>,
     /// The timeline's bars for the current viewport.
@@ -124,6 +127,7 @@ impl Default for Explore {
             chain: false,
             window: None,
             selected: None,
+            selected_key: None,
             details: None,
             bars: Shared::new(Vec::new()),
             report_text: None,
@@ -151,11 +155,26 @@ pub struct AppState {
     pub help: bool,
     /// How the ready run is explored.
     pub explore: Explore,
+    /// Where the run's inputs came from, as a link names them; empty for
+    /// files opened or dropped (a link cannot carry those).
+    pub sources: Vec<Source>,
+    /// What of the page's link could not be followed, until the next run.
+    pub notices: Vec<String>,
+    /// The last "copy link": the link copied, or why it was not.
+    pub copied: Option<Result<String, String>>,
 }
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState { run: 0, phase: Phase::Idle, help: false, explore: Explore::default() }
+        AppState {
+            run: 0,
+            phase: Phase::Idle,
+            help: false,
+            explore: Explore::default(),
+            sources: Vec::new(),
+            notices: Vec::new(),
+            copied: None,
+        }
     }
 }
 
@@ -183,9 +202,15 @@ pub enum Action {
         run: RunId,
         /// The files' names.
         names: Vec<String>,
-        /// Their total size.
-        total: u64,
+        /// Their total size, when known.
+        total: Option<u64>,
+        /// Where they come from, as a link names them (empty: opened files).
+        sources: Vec<Source>,
     },
+    /// What of the page's link could not be followed.
+    Notices(Vec<String>),
+    /// The page's link was copied (or why it was not).
+    Copied(Result<String, String>),
     /// The worker said something.
     Worker(Response),
     /// The page could not even start a run (e.g. a sample failed to load).
@@ -227,10 +252,15 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::Started { run, names, total } => {
+            Action::Started { run, names, total, sources } => {
                 next.run = run;
                 next.phase = Phase::Reading { names, total, progress: None };
+                next.sources = sources;
+                next.notices.clear();
+                next.copied = None;
             }
+            Action::Notices(notices) => next.notices.extend(notices),
+            Action::Copied(result) => next.copied = Some(result),
             Action::Worker(response) => match response {
                 Response::Progress(p) if p.run == self.run => {
                     if let Phase::Reading { progress, .. } = &mut next.phase {
@@ -272,10 +302,18 @@ impl Reducible for AppState {
                 Response::ReportText { run, text } if run == self.run => {
                     next.explore.report_text = Some(Shared::from(text))
                 }
-                Response::Details { run, details }
+                Response::Details { run, details, key }
                     if run == self.run && Some(details.task.id) == self.explore.selected =>
                 {
                     next.explore.details = Some(Shared::new(*details));
+                    next.explore.selected_key = Some(key);
+                }
+                Response::Located { run, task: Some(task), .. } if run == self.run => {
+                    return self.reduce(Action::Select(Some(task)));
+                }
+                Response::Located { run, key, task: None } if run == self.run => {
+                    next.notices
+                        .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
                 }
                 Response::Failed { run, message } if run == self.run || run == 0 => {
                     next.phase = Phase::Failed { message }
@@ -334,6 +372,7 @@ impl Reducible for AppState {
             Action::Select(task) => {
                 next.explore.selected = task;
                 next.explore.details = None;
+                next.explore.selected_key = None;
                 // The graph centres on a task selected in any view.
                 let node =
                     self.explore.graph.as_ref().and_then(|g| g.nodes.iter().find(|n| task.is_some() && n.task == task));
@@ -346,6 +385,18 @@ impl Reducible for AppState {
         }
         Rc::new(next)
     }
+}
+
+/// A task's key as people read it: `uid "x" starting at 12 ns on lane "t"`.
+fn key_text(key: &TaskKey) -> String {
+    let mut text = format!("uid \"{}\"", key.uid);
+    if let Some(start) = key.start {
+        text.push_str(&format!(" starting at {start} ns"));
+    }
+    if let Some(lane) = &key.lane {
+        text.push_str(&format!(" on lane \"{lane}\""));
+    }
+    text
 }
 
 impl AppState {
@@ -379,7 +430,10 @@ mod tests {
         let index = longpole_core::layout::timeline::TimelineIndex::new(&d.model);
         let view = longpole_core::view::RunView::of_ya(&d.model, d.format, &index);
         let summary = longpole_core::Summary::of(&analysis);
-        let s = reduce(AppState::default(), Action::Started { run: 1, names: vec!["a.log".into()], total: 1 });
+        let s = reduce(
+            AppState::default(),
+            Action::Started { run: 1, names: vec!["a.log".into()], total: Some(1), sources: Vec::new() },
+        );
         reduce(
             s,
             Action::Worker(Response::Done {
@@ -410,8 +464,11 @@ mod tests {
 
     #[test]
     fn messages_of_old_runs_are_ignored() {
-        let s = reduce(AppState::default(), Action::Started { run: 1, names: vec!["a".into()], total: 10 });
-        let s = reduce(s, Action::Started { run: 2, names: vec!["b".into()], total: 20 });
+        let s = reduce(
+            AppState::default(),
+            Action::Started { run: 1, names: vec!["a".into()], total: Some(10), sources: Vec::new() },
+        );
+        let s = reduce(s, Action::Started { run: 2, names: vec!["b".into()], total: Some(20), sources: Vec::new() });
         let s = reduce(s, Action::Worker(Response::Failed { run: 1, message: "old".into() }));
         assert!(matches!(s.phase, Phase::Reading { ref names, .. } if names == &["b"]));
         let s = reduce(s, Action::Worker(Response::Cancelled { run: 2 }));

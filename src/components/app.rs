@@ -1,14 +1,17 @@
 //! The page: wires the state, the worker, the keys and drag-and-drop to the views.
 
 use super::error_panel::ErrorPanel;
-use super::header::{files_of, Header};
+use super::header::{copy_link, files_of, Header, Linkable};
 use super::help::Help;
 use super::landing::Landing;
 use super::reading::Reading;
 use super::run_view::RunView;
 use super::shell_notice::ShellNoticeView;
 use super::summary_view::SummaryView;
-use crate::hooks::{use_analysis_worker, use_hash_view, use_keys, use_launch_queue, use_offline_shell, HashView};
+use crate::hooks::{
+    use_analysis_worker, use_hash_view, use_keys, use_launch_queue, use_link_load, use_offline_shell, HashView,
+};
+use crate::link::Source;
 use crate::protocol::Request;
 use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
@@ -37,13 +40,14 @@ async fn fetch_sample_file(name: &str) -> Result<File, String> {
     File::new_with_blob_sequence(&parts, name).map_err(|_| err("cannot make a file"))
 }
 
-/// Fetches every file of a sample.
-async fn fetch_sample(sample: Sample) -> Result<Vec<File>, String> {
+/// Fetches every file of a sample; a link names them by their URLs.
+async fn fetch_sample(sample: Sample) -> Result<(Vec<File>, Vec<Source>), String> {
     let mut files = Vec::with_capacity(sample.files.len());
     for name in sample.files {
         files.push(fetch_sample_file(name).await?);
     }
-    Ok(files)
+    let sources = sample.files.iter().map(|name| Source { url: samples::url(name), sha256: None }).collect();
+    Ok((files, sources))
 }
 
 /// Focuses the tables' search box once it is drawn.
@@ -72,31 +76,56 @@ pub fn App() -> Html {
     };
     let worker = use_analysis_worker(dispatch.clone());
     let e = &state.explore;
-    let hash =
-        HashView { run: state.run, ready: state.view().is_some(), tab: e.tab, window: e.window, task: e.selected };
-    use_hash_view(hash, dispatch.clone());
+    let hash = HashView {
+        run: state.run,
+        ready: state.view().is_some(),
+        sources: state.sources.clone(),
+        tab: e.tab,
+        window: e.window,
+        selected: e.selected_key.clone().filter(|_| e.selected.is_some()),
+        chain: e.chain,
+        flame: e.flame,
+    };
+    use_hash_view(hash, worker.clone(), dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let file_input = use_node_ref();
     let dragging = use_state(|| false);
 
+    // Files opened, dropped or fetched (a sample), with the URLs a link
+    // names them by (none for opened or dropped files).
     let open_files = {
         let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
-        Callback::from(move |files: Vec<File>| {
+        Callback::from(move |(files, sources): (Vec<File>, Vec<Source>)| {
             if files.is_empty() {
                 return;
             }
             let run = next_run.get() + 1;
             next_run.set(run);
             let names = files.iter().map(File::name).collect();
-            let total = files.iter().map(|f| f.size() as u64).sum();
-            dispatch.emit(Action::Started { run, names, total });
+            let total = Some(files.iter().map(|f| f.size() as u64).sum());
+            dispatch.emit(Action::Started { run, names, total, sources });
             if !worker.send(&Request::Analyze { run, memory_limit: memory_limit_hook() }, &files) {
                 dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
             }
         })
     };
-    use_launch_queue(open_files.clone(), dispatch.clone());
+    use_launch_queue(open_files.reform(|files| (files, Vec::new())), dispatch.clone());
     let shell_notice = use_offline_shell();
+    // Inputs a link names: as the link gives them, and made absolute.
+    let open_urls = {
+        let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        Callback::from(move |(given, absolute): (Vec<Source>, Vec<Source>)| {
+            let run = next_run.get() + 1;
+            next_run.set(run);
+            let names = absolute.iter().map(|s| crate::url_read::file_name(&s.url)).collect();
+            dispatch.emit(Action::Started { run, names, total: None, sources: given });
+            let request = Request::AnalyzeUrls { run, sources: absolute, memory_limit: memory_limit_hook() };
+            if !worker.send(&request, &[]) {
+                dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
+            }
+        })
+    };
+    use_link_load(state.sources.clone(), open_urls, dispatch.clone());
     let on_sample = {
         let (open_files, dispatch) = (open_files.clone(), dispatch.clone());
         Callback::from(move |sample: Sample| {
@@ -115,8 +144,18 @@ pub fn App() -> Html {
             worker.send(&Request::Cancel { run }, &[]);
         })
     };
+    let on_copy = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: ()| copy_link(dispatch.clone()))
+    };
+    let linkable = match (&state.phase, state.sources.is_empty()) {
+        (Phase::Ready { .. }, false) => Linkable::Everything,
+        (Phase::Ready { .. }, true) => Linkable::ViewOnly,
+        _ => Linkable::Nothing,
+    };
     {
         let (dispatch, cancel, file_input) = (dispatch.clone(), cancel.clone(), file_input.clone());
+        let on_copy = on_copy.clone();
         let (help, reading) = (state.help, matches!(state.phase, Phase::Reading { .. }));
         let exploring = state.view().is_some();
         use_keys(Callback::from(move |key: String| match key.as_str() {
@@ -126,6 +165,7 @@ pub fn App() -> Html {
                 }
             }
             "?" => dispatch.emit(Action::ToggleHelp),
+            "l" | "L" if exploring => on_copy.emit(()),
             "Escape" if help => dispatch.emit(Action::CloseHelp),
             "Escape" if reading => cancel.emit(()),
             "Escape" if exploring => dispatch.emit(Action::Select(None)),
@@ -157,7 +197,7 @@ pub fn App() -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            open_files.emit(files_of(e.data_transfer().and_then(|d| d.files())));
+            open_files.emit((files_of(e.data_transfer().and_then(|d| d.files())), Vec::new()));
         })
     };
 
@@ -190,8 +230,12 @@ pub fn App() -> Html {
     let on_close_help = dispatch.reform(|_: ()| Action::CloseHelp);
     html! {
         <div class={classes!("page", dragging.then_some("dragging"))} {ondragover} {ondragleave} {ondrop}>
-            <Header file_input={file_input} on_files={open_files} {on_help} />
-            <main class="content">{ body }</main>
+            <Header file_input={file_input} on_files={open_files.reform(|files| (files, Vec::new()))} {on_help}
+                {linkable} copied={state.copied.clone()} {on_copy} />
+            <main class="content">
+                { for state.notices.iter().map(|n| html! { <p class="notice" data-testid="link-notice">{ n }</p> }) }
+                { body }
+            </main>
             if state.help {
                 <Help on_close={on_close_help} />
             }

@@ -47,6 +47,7 @@ export async function launchBrowser({ args = [] } = {}) {
   context.on('request', (r) => requests.push(r.url()));
   return {
     page,
+    context,
     errors,
     requests,
     async close() {
@@ -56,18 +57,24 @@ export async function launchBrowser({ args = [] } = {}) {
   };
 }
 
-/** Serves the bundle under `base` and opens it in a fresh Chromium. */
-export async function openApp({ base = '/' } = {}) {
+/**
+ * Serves the bundle under `base` and opens it in a fresh Chromium, at
+ * `hash` (a link's `#src=…`, built from the page's origin by `hash(origin)`
+ * if it is a function); waits for the landing page unless `waitFor` is null.
+ */
+export async function openApp({ base = '/', hash = '', waitFor = 'landing' } = {}) {
   const server = await serve({ root: join(ROOT, 'dist'), port: 0, base });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await launchBrowser();
   const { page, errors, requests } = browser;
-  await page.goto(`${origin}${base}`);
-  await page.getByTestId('landing').waitFor();
+  await page.goto(`${origin}${base}${typeof hash === 'function' ? hash(origin) : hash}`);
+  if (waitFor) await page.getByTestId(waitFor).waitFor();
   return {
     page,
     origin,
     errors,
+    requests,
+    context: browser.context,
     /** Requests that left the page's origin (data: and blob: URLs are local). */
     foreignRequests: () => requests.filter((u) => !u.startsWith(origin) && !/^(data|blob):/.test(u)),
     async close() {

@@ -4,5 +4,6 @@
 pub mod critical_path;
 pub mod graph;
 pub mod no_path;
+pub mod task_key;
 pub mod top;
 pub mod ya_stat;
