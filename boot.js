@@ -5,6 +5,33 @@
 // The analysis worker starts first, so its WebAssembly loads while the
 // page's own does; its messages and errors wait in `early` until the app
 // takes the worker over (src/hooks/use_analysis_worker.rs).
+//
+// First it writes the page's Content-Security-Policy: a <meta> policy
+// cannot be loosened once parsed, and only the link knows whether the page
+// may connect anywhere but its own origin. By default it may not; a link
+// `#src=URL` (src/link.rs) adds URL's origin to connect-src, and nothing
+// else. A hash later changed to name other inputs reloads the page
+// (src/hooks/use_link_load.rs), so this runs again for them.
+const policy = (() => {
+  const origins = new Set();
+  for (const part of location.hash.replace(/^#/, '').split('&')) {
+    const at = part.indexOf('=');
+    if (part.slice(0, at) !== 'src') continue;
+    try {
+      const url = new URL(decodeURIComponent(part.slice(at + 1)), location.href);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== location.origin) origins.add(url.origin);
+    } catch {
+      // Not a URL: the app says so, and fetches nothing.
+    }
+  }
+  const connect = ["'self'", ...origins].join(' ');
+  return `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; connect-src ${connect}; worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'`;
+})();
+const csp = document.createElement('meta');
+csp.httpEquiv = 'Content-Security-Policy';
+csp.content = policy;
+document.head.prepend(csp);
+
 const boot = document.querySelector('script[data-longpole-js]');
 const base = document.baseURI;
 try {

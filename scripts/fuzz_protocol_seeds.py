@@ -14,8 +14,6 @@ MESSAGES = [
     {"type": "Bars", "run": 1, "seq": 2, "viewport": viewport, "lanes": [0, 10]},
     {"type": "Details", "run": 1, "task": 3},
     {"type": "ReportText", "run": 1},
-    {"type": "Find", "run": 1, "key": {"uid": "a", "start": 5, "lane": None}},
-    {"type": "Found", "run": 1, "key": {"uid": "a", "start": None, "lane": None}, "task": 2},
     {"type": "Graph", "run": 1, "unfold": [1, 2], "chain": False, "export": False},
     {"type": "ExportSvg", "run": 1, "viewport": viewport, "chain": True},
     {"type": "Flame", "run": 1, "kind": 0, "root": 0, "icicle": False, "export": False},

@@ -16,6 +16,8 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
   '.log': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };

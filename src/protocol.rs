@@ -43,6 +43,15 @@ pub fn first_bars(view: &RunView) -> Option<(Viewport, std::ops::Range<usize>)> 
     Some((Viewport { start, end, width }, frame.lanes_between(-LANE_MARGIN, FIRST_HEIGHT + LANE_MARGIN)))
 }
 
+/// One input a link names ([`crate::link`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// Its URL, as the link gives it (absolute, or relative to the page).
+    pub url: String,
+    /// The SHA-256 its bytes must have, lowercase hex, if the link says.
+    pub sha256: Option<String>,
+}
+
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
@@ -53,6 +62,17 @@ pub enum Request {
         run: RunId,
         /// The most WebAssembly memory the run may need, bytes; `None` for
         /// [`longpole_core::memory_budget::WASM_LIMIT`] (tests lower it).
+        #[serde(default)]
+        memory_limit: Option<u64>,
+    },
+    /// Fetch these URLs (absolute) and analyse them together, as files
+    /// sent with [`Request::Analyze`] are.
+    AnalyzeUrls {
+        /// The run this starts.
+        run: RunId,
+        /// The inputs, in order, each with the digest to check, if any.
+        sources: Vec<Source>,
+        /// As for [`Request::Analyze`].
         #[serde(default)]
         memory_limit: Option<u64>,
     },
@@ -87,8 +107,8 @@ pub enum Request {
         /// The run.
         run: RunId,
     },
-    /// The task a stable key names (an embedding page selects by key).
-    Find {
+    /// The task a stable key names (a link's selection).
+    Locate {
         /// The run.
         run: RunId,
         /// The key.
@@ -183,8 +203,8 @@ pub struct Progress {
     pub name: String,
     /// Bytes read over all files.
     pub bytes_done: u64,
-    /// Bytes of all files.
-    pub bytes_total: u64,
+    /// Bytes of all files, when known (a URL's server may not say).
+    pub bytes_total: Option<u64>,
     /// Read speed so far, in MB/s (10^6 bytes).
     pub mb_per_s: f64,
     /// Milliseconds since the run began.
@@ -245,16 +265,16 @@ pub enum Response {
         run: RunId,
         /// The details.
         details: Box<TaskDetails>,
-        /// The task's stable key.
+        /// The task's stable key, for links.
         key: TaskKey,
     },
-    /// The task a key names ([`Request::Find`]).
-    Found {
+    /// The task a key names, if the run has it.
+    Located {
         /// The run.
         run: RunId,
         /// The key asked for.
         key: TaskKey,
-        /// The task, if the key names one.
+        /// The task, if any.
         task: Option<u32>,
     },
     /// ya's report as text.
@@ -380,7 +400,7 @@ impl Response {
             Response::Done { run, .. }
             | Response::Bars { run, .. }
             | Response::Details { run, .. }
-            | Response::Found { run, .. }
+            | Response::Located { run, .. }
             | Response::ReportText { run, .. }
             | Response::Graph { run, .. }
             | Response::Svg { run, .. }
@@ -407,7 +427,7 @@ mod tests {
             file: 0,
             name: "a.log".into(),
             bytes_done: 10,
-            bytes_total: 20,
+            bytes_total: Some(20),
             mb_per_s: 1.5,
             elapsed_ms: 4.0,
             format: Some("distbuild".into()),

@@ -1,7 +1,7 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
-use crate::protocol::{Progress, Response, RunId};
+use crate::protocol::{Progress, Response, RunId, Source};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::analysis::task_key::TaskKey;
@@ -25,8 +25,8 @@ pub enum Phase {
     Reading {
         /// Their names.
         names: Vec<String>,
-        /// Their total size.
-        total: u64,
+        /// Their total size, when known (not before a URL's server says).
+        total: Option<u64>,
         /// The latest progress, once any came.
         progress: Option<Progress>,
     },
@@ -80,10 +80,10 @@ pub struct Explore {
     pub window: Option<(Nanos, Nanos)>,
     /// The selected task.
     pub selected: Option<u32>,
+    /// Its stable key, once the worker sent it with its details (for links).
+    pub selected_key: Option<TaskKey>,
     /// Its details, once the worker sent them.
     pub details: Option<Shared<TaskDetails>>,
-    /// Its stable key, with its details.
-    pub key: Option<TaskKey>,
     /// The worker's last answer to which task a key names.
     pub found: Option<(TaskKey, Option<u32>)>,
     /// The one table shown (by its title) on the Tables tab; None: all.
@@ -131,8 +131,8 @@ impl Default for Explore {
             chain: false,
             window: None,
             selected: None,
+            selected_key: None,
             details: None,
-            key: None,
             found: None,
             only_table: None,
             bars: Shared::new(Vec::new()),
@@ -161,11 +161,26 @@ pub struct AppState {
     pub help: bool,
     /// How the ready run is explored.
     pub explore: Explore,
+    /// Where the run's inputs came from, as a link names them; empty for
+    /// files opened or dropped (a link cannot carry those).
+    pub sources: Vec<Source>,
+    /// What of the page's link could not be followed, until the next run.
+    pub notices: Vec<String>,
+    /// The last "copy link": the link copied, or why it was not.
+    pub copied: Option<Result<String, String>>,
 }
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState { run: 0, phase: Phase::Idle, help: false, explore: Explore::default() }
+        AppState {
+            run: 0,
+            phase: Phase::Idle,
+            help: false,
+            explore: Explore::default(),
+            sources: Vec::new(),
+            notices: Vec::new(),
+            copied: None,
+        }
     }
 }
 
@@ -193,9 +208,15 @@ pub enum Action {
         run: RunId,
         /// The files' names.
         names: Vec<String>,
-        /// Their total size.
-        total: u64,
+        /// Their total size, when known.
+        total: Option<u64>,
+        /// Where they come from, as a link names them (empty: opened files).
+        sources: Vec<Source>,
     },
+    /// What of the page's link could not be followed.
+    Notices(Vec<String>),
+    /// The page's link was copied (or why it was not).
+    Copied(Result<String, String>),
     /// The worker said something.
     Worker(Response),
     /// The page could not even start a run (e.g. a sample failed to load).
@@ -239,10 +260,15 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::Started { run, names, total } => {
+            Action::Started { run, names, total, sources } => {
                 next.run = run;
                 next.phase = Phase::Reading { names, total, progress: None };
+                next.sources = sources;
+                next.notices.clear();
+                next.copied = None;
             }
+            Action::Notices(notices) => next.notices.extend(notices),
+            Action::Copied(result) => next.copied = Some(result),
             Action::Worker(response) => match response {
                 Response::Progress(p) if p.run == self.run => {
                     if let Phase::Reading { progress, .. } = &mut next.phase {
@@ -288,13 +314,16 @@ impl Reducible for AppState {
                     if run == self.run && Some(details.task.id) == self.explore.selected =>
                 {
                     next.explore.details = Some(Shared::new(*details));
-                    next.explore.key = Some(key);
+                    next.explore.selected_key = Some(key);
                 }
-                Response::Found { run, key, task } if run == self.run => {
-                    next.explore.found = Some((key, task));
-                    if task.is_some() {
-                        return Rc::new(next).reduce(Action::Select(task));
-                    }
+                Response::Located { run, key, task: Some(task) } if run == self.run => {
+                    next.explore.found = Some((key, Some(task)));
+                    return Rc::new(next).reduce(Action::Select(Some(task)));
+                }
+                Response::Located { run, key, task: None } if run == self.run => {
+                    next.notices
+                        .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
+                    next.explore.found = Some((key, None));
                 }
                 Response::Failed { run, message } if run == self.run || run == 0 => {
                     next.phase = Phase::Failed { message }
@@ -353,7 +382,7 @@ impl Reducible for AppState {
             Action::Select(task) => {
                 next.explore.selected = task;
                 next.explore.details = None;
-                next.explore.key = None;
+                next.explore.selected_key = None;
                 // The graph centres on a task selected in any view.
                 let node =
                     self.explore.graph.as_ref().and_then(|g| g.nodes.iter().find(|n| task.is_some() && n.task == task));
@@ -367,6 +396,18 @@ impl Reducible for AppState {
         }
         Rc::new(next)
     }
+}
+
+/// A task's key as people read it: `uid "x" starting at 12 ns on lane "t"`.
+fn key_text(key: &TaskKey) -> String {
+    let mut text = format!("uid \"{}\"", key.uid);
+    if let Some(start) = key.start {
+        text.push_str(&format!(" starting at {start} ns"));
+    }
+    if let Some(lane) = &key.lane {
+        text.push_str(&format!(" on lane \"{lane}\""));
+    }
+    text
 }
 
 impl AppState {
@@ -400,7 +441,10 @@ mod tests {
         let index = longpole_core::layout::timeline::TimelineIndex::new(&d.model);
         let view = longpole_core::view::RunView::of_ya(&d.model, d.format, &index);
         let summary = longpole_core::Summary::of(&analysis);
-        let s = reduce(AppState::default(), Action::Started { run: 1, names: vec!["a.log".into()], total: 1 });
+        let s = reduce(
+            AppState::default(),
+            Action::Started { run: 1, names: vec!["a.log".into()], total: Some(1), sources: Vec::new() },
+        );
         reduce(
             s,
             Action::Worker(Response::Done {
@@ -432,17 +476,17 @@ mod tests {
     #[test]
     fn a_found_key_selects_its_task_and_its_details_bring_the_key() {
         let key = TaskKey { uid: "A".into(), start: None, lane: None };
-        let s = reduce(ready(), Action::Worker(Response::Found { run: 1, key: key.clone(), task: Some(0) }));
+        let s = reduce(ready(), Action::Worker(Response::Located { run: 1, key: key.clone(), task: Some(0) }));
         assert_eq!(s.explore.selected, Some(0));
         assert_eq!(s.explore.found, Some((key.clone(), Some(0))));
         let missing = TaskKey { uid: "nope".into(), ..key.clone() };
-        let s = reduce(s, Action::Worker(Response::Found { run: 1, key: missing.clone(), task: None }));
+        let s = reduce(s, Action::Worker(Response::Located { run: 1, key: missing.clone(), task: None }));
         assert_eq!(
             (s.explore.selected, s.explore.found.clone()),
             (Some(0), Some((missing, None))),
             "a key naming nothing keeps the selection"
         );
-        let s = reduce(s, Action::Worker(Response::Found { run: 9, key: key.clone(), task: Some(1) }));
+        let s = reduce(s, Action::Worker(Response::Located { run: 9, key: key.clone(), task: Some(1) }));
         assert_eq!(s.explore.selected, Some(0), "an old run's answer is ignored");
         let s = reduce(s, Action::OnlyTable(Some("Hosts".into())));
         assert_eq!(s.explore.only_table.as_deref(), Some("Hosts"));
@@ -450,8 +494,11 @@ mod tests {
 
     #[test]
     fn messages_of_old_runs_are_ignored() {
-        let s = reduce(AppState::default(), Action::Started { run: 1, names: vec!["a".into()], total: 10 });
-        let s = reduce(s, Action::Started { run: 2, names: vec!["b".into()], total: 20 });
+        let s = reduce(
+            AppState::default(),
+            Action::Started { run: 1, names: vec!["a".into()], total: Some(10), sources: Vec::new() },
+        );
+        let s = reduce(s, Action::Started { run: 2, names: vec!["b".into()], total: Some(20), sources: Vec::new() });
         let s = reduce(s, Action::Worker(Response::Failed { run: 1, message: "old".into() }));
         assert!(matches!(s.phase, Phase::Reading { ref names, .. } if names == &["b"]));
         let s = reduce(s, Action::Worker(Response::Cancelled { run: 2 }));

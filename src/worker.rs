@@ -8,6 +8,7 @@
 
 use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
+use crate::link::Source;
 use crate::protocol::{Export, Progress, Request, Response, RunId, FILE_MESSAGE};
 use crate::worker_io::{memory_bytes, post, read_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Reflect, Uint8Array};
@@ -88,16 +89,11 @@ fn answer(loaded: &Shared, request: Request) {
             Response::Bars { run, seq, viewport, rows: l.index.bars(model, viewport, lanes.0..lanes.1) }
         }
         Request::Details { run, task } if run == l.run && (task as usize) < model.tasks().len() => {
-            let id = TaskId(task);
-            Response::Details {
-                run,
-                details: Box::new(TaskDetails::of(model, &l.index, id)),
-                key: TaskKey::of(model, id),
-            }
+            let (details, key) = (TaskDetails::of(model, &l.index, TaskId(task)), TaskKey::of(model, TaskId(task)));
+            Response::Details { run, details: Box::new(details), key }
         }
-        Request::Find { run, key } if run == l.run => {
-            let task = key.find(model).map(|id| id.0);
-            Response::Found { run, key, task }
+        Request::Locate { run, key } if run == l.run => {
+            Response::Located { run, task: key.find(model).map(|t| t.0), key }
         }
         Request::ReportText { run } if run == l.run => Response::ReportText { run, text: dataset.text() },
         Request::Graph { run, unfold, chain, export } if run == l.run => {
@@ -229,12 +225,18 @@ pub fn start() {
         match serde_json::from_str::<Request>(&json) {
             Ok(Request::Analyze { run, memory_limit }) => {
                 current.set(run);
+                crate::url_read::abort_all();
                 // A request without files reads none, and the run says so.
                 let files: Vec<File> = Reflect::get(&data, &JsValue::from_str("files"))
                     .ok()
                     .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
                     .unwrap_or_default();
-                spawn_local(analyze(run, files, memory_limit, current.clone(), loaded.clone()));
+                spawn_local(analyze(run, Inputs::Files(files), memory_limit, current.clone(), loaded.clone()));
+            }
+            Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
+                current.set(run);
+                crate::url_read::abort_all();
+                spawn_local(analyze(run, Inputs::Urls(sources), memory_limit, current.clone(), loaded.clone()));
             }
             Ok(Request::ReadGraph) => {
                 if let Ok(file) = Reflect::get(&data, &JsValue::from_str("file")) {
@@ -244,6 +246,7 @@ pub fn start() {
             Ok(Request::Cancel { run }) => {
                 if current.get() == run {
                     current.set(0);
+                    crate::url_read::abort_all();
                 }
             }
             Ok(other) => answer(&loaded, other),
@@ -261,10 +264,20 @@ pub fn start() {
     spawn_local(crate::warm_up::warm_up(asked));
 }
 
-async fn analyze(run: RunId, files: Vec<File>, memory_limit: Option<u64>, current: Rc<Cell<RunId>>, loaded: Shared) {
+/// What a run reads: files the page sent, or URLs a link names.
+enum Inputs {
+    Files(Vec<File>),
+    Urls(Vec<Source>),
+}
+
+async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current: Rc<Cell<RunId>>, loaded: Shared) {
     let began = js_sys::Date::now();
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
-    let response = match read_all(run, &files, budget, &current, began).await {
+    let read = match &inputs {
+        Inputs::Files(files) => read_all(run, files, budget, &current, began).await,
+        Inputs::Urls(sources) => read_urls(run, sources, budget, &current, began).await.map(|a| (a, 0)),
+    };
+    let response = match read {
         Ok((analysis, with_sides)) => {
             let (response, kept) = conclude(run, analysis, began, with_sides);
             *loaded.borrow_mut() = Some(kept);
@@ -280,7 +293,8 @@ async fn analyze(run: RunId, files: Vec<File>, memory_limit: Option<u64>, curren
 struct Reporter {
     run: RunId,
     began: f64,
-    total: u64,
+    /// Bytes of all inputs, when known.
+    total: Option<u64>,
     last_post: f64,
     /// Diagnostics of the files already read.
     diagnostics_before: u64,
@@ -294,7 +308,10 @@ impl Reporter {
     /// Why the run must stop, once `done` bytes of all files are read, if
     /// the whole is projected not to fit in its memory ([`MemoryBudget`]).
     fn over_budget(&self, done: u64) -> Option<String> {
-        self.budget.check(done, self.total, memory_bytes()).err().map(|over| over.message(&self.names))
+        // Without a total (a server that does not say), what is read so far
+        // is the least the whole can be.
+        let total = self.total.map_or(done, |t| t.max(done));
+        self.budget.check(done, total, memory_bytes()).err().map(|over| over.message(&self.names))
     }
 
     /// Posts that `done` bytes of all files are read, `ingest` being the
@@ -365,7 +382,7 @@ async fn read_all(
     current: &Cell<RunId>,
     began: f64,
 ) -> Result<(Analysis, u64), Stop> {
-    let total: u64 = files.iter().map(|f| f.size() as u64).sum();
+    let total = Some(files.iter().map(|f| f.size() as u64).sum());
     let names = files.iter().map(File::name).collect();
     let mut reporter =
         Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0, budget, names };
@@ -418,4 +435,47 @@ async fn read_all(
         inputs[index] = Some(input);
     }
     Ok((reconcile(inputs.into_iter().flatten().collect()), with_sides))
+}
+
+/// Fetches every URL up to its headers (so that the total is known, and a
+/// missing file is said at once), then reads their bodies one after the
+/// other and reconciles them, as [`read_all`] does files.
+async fn read_urls(
+    run: RunId,
+    sources: &[Source],
+    budget: MemoryBudget,
+    current: &Cell<RunId>,
+    began: f64,
+) -> Result<Analysis, Stop> {
+    let mut opened = Vec::with_capacity(sources.len());
+    for s in sources {
+        let o = crate::url_read::open(&s.url, s.sha256.clone()).await;
+        if current.get() != run {
+            return Err(Stop::Cancelled);
+        }
+        opened.push(o?);
+    }
+    let total = opened.iter().map(|o| o.length).sum();
+    let names = sources.iter().map(|s| crate::url_read::file_name(&s.url)).collect();
+    let mut reporter =
+        Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0, budget, names };
+    let (mut inputs, mut done) = (Vec::with_capacity(opened.len()), 0u64);
+    for (index, o) in opened.into_iter().enumerate() {
+        let name = crate::url_read::file_name(&sources[index].url);
+        let mut over = None;
+        let input = crate::url_read::read(o, |ingest, n| {
+            done += n;
+            reporter.report(index, &name, done, Some(ingest));
+            over = reporter.over_budget(done);
+            over.is_none() && current.get() == run
+        })
+        .await;
+        if let Some(message) = over {
+            return Err(Stop::Failed(message));
+        }
+        let input = input?;
+        reporter.diagnostics_before += input.info.diagnostics.total();
+        inputs.push(input);
+    }
+    Ok(reconcile(inputs))
 }

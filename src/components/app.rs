@@ -1,14 +1,18 @@
 //! The page: wires the state, the worker, the keys and drag-and-drop to the views.
 
 use super::error_panel::ErrorPanel;
-use super::header::{files_of, Header};
+use super::header::{copy_link, files_of, Header, Linkable};
 use super::help::Help;
 use super::landing::Landing;
 use super::reading::Reading;
 use super::run_view::RunView;
+use super::shell_notice::ShellNoticeView;
 use super::summary_view::SummaryView;
 use crate::embed::{use_embed, Page};
-use crate::hooks::{use_analysis_worker, use_hash_view, use_keys, HashView};
+use crate::hooks::{
+    use_analysis_worker, use_hash_view, use_keys, use_launch_queue, use_link_load, use_offline_shell, HashView,
+};
+use crate::link::Source;
 use crate::protocol::Request;
 use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
@@ -37,13 +41,14 @@ async fn fetch_sample_file(name: &str) -> Result<File, String> {
     File::new_with_blob_sequence(&parts, name).map_err(|_| err("cannot make a file"))
 }
 
-/// Fetches every file of a sample.
-async fn fetch_sample(sample: Sample) -> Result<Vec<File>, String> {
+/// Fetches every file of a sample; a link names them by their URLs.
+async fn fetch_sample(sample: Sample) -> Result<(Vec<File>, Vec<Source>), String> {
     let mut files = Vec::with_capacity(sample.files.len());
     for name in sample.files {
         files.push(fetch_sample_file(name).await?);
     }
-    Ok(files)
+    let sources = sample.files.iter().map(|name| Source { url: samples::url(name), sha256: None }).collect();
+    Ok((files, sources))
 }
 
 /// Focuses the tables' search box once it is drawn.
@@ -73,34 +78,65 @@ pub fn App() -> Html {
     let worker = use_analysis_worker(dispatch.clone());
     let embed = use_memo((), |_| crate::embed::from_location().map(Rc::new));
     let e = &state.explore;
-    // An embedded frame's hash holds its embed settings: the view is told to the host instead.
-    let ready = state.view().is_some() && embed.is_none();
-    let hash = HashView { run: state.run, ready, tab: e.tab, window: e.window, task: e.selected };
-    use_hash_view(hash, dispatch.clone());
+    // An embedded frame's hash holds its embed settings: its view is told to the host instead.
+    let hash = HashView {
+        run: state.run,
+        ready: state.view().is_some() && embed.is_none(),
+        sources: state.sources.clone(),
+        tab: e.tab,
+        window: e.window,
+        selected: e.selected_key.clone().filter(|_| e.selected.is_some()),
+        chain: e.chain,
+        flame: e.flame,
+    };
+    use_hash_view(hash, worker.clone(), dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let file_input = use_node_ref();
     let dragging = use_state(|| false);
 
+    // Files opened, dropped or fetched (a sample), with the URLs a link
+    // names them by (none for opened or dropped files).
     let open_files = {
         let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
-        Callback::from(move |files: Vec<File>| {
+        Callback::from(move |(files, sources): (Vec<File>, Vec<Source>)| {
             if files.is_empty() {
                 return;
             }
             let run = next_run.get() + 1;
             next_run.set(run);
             let names = files.iter().map(File::name).collect();
-            let total = files.iter().map(|f| f.size() as u64).sum();
-            dispatch.emit(Action::Started { run, names, total });
+            let total = Some(files.iter().map(|f| f.size() as u64).sum());
+            dispatch.emit(Action::Started { run, names, total, sources });
             if !worker.send(&Request::Analyze { run, memory_limit: memory_limit_hook() }, &files) {
                 dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
             }
         })
     };
+    use_launch_queue(open_files.reform(|files| (files, Vec::new())), dispatch.clone());
+    let shell_notice = use_offline_shell();
+    // Inputs a link names: as the link gives them, and made absolute.
+    let open_urls = {
+        let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        Callback::from(move |(given, absolute): (Vec<Source>, Vec<Source>)| {
+            let run = next_run.get() + 1;
+            next_run.set(run);
+            let names = absolute.iter().map(|s| crate::url_read::file_name(&s.url)).collect();
+            dispatch.emit(Action::Started { run, names, total: None, sources: given });
+            let request = Request::AnalyzeUrls { run, sources: absolute, memory_limit: memory_limit_hook() };
+            if !worker.send(&request, &[]) {
+                dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
+            }
+        })
+    };
+    use_link_load(state.sources.clone(), open_urls, dispatch.clone());
     use_embed(
         (*embed).clone(),
         &state,
-        Page { dispatch: dispatch.clone(), open_files: open_files.clone(), worker: worker.clone() },
+        Page {
+            dispatch: dispatch.clone(),
+            open_files: open_files.reform(|files| (files, Vec::new())),
+            worker: worker.clone(),
+        },
     );
     use_effect_with(embed.as_ref().as_ref().map(|c| c.theme), |theme| {
         let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
@@ -128,8 +164,18 @@ pub fn App() -> Html {
             worker.send(&Request::Cancel { run }, &[]);
         })
     };
+    let on_copy = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: ()| copy_link(dispatch.clone()))
+    };
+    let linkable = match (&state.phase, state.sources.is_empty()) {
+        (Phase::Ready { .. }, false) => Linkable::Everything,
+        (Phase::Ready { .. }, true) => Linkable::ViewOnly,
+        _ => Linkable::Nothing,
+    };
     {
         let (dispatch, cancel, file_input) = (dispatch.clone(), cancel.clone(), file_input.clone());
+        let on_copy = on_copy.clone();
         let (help, reading) = (state.help, matches!(state.phase, Phase::Reading { .. }));
         let exploring = state.view().is_some();
         use_keys(Callback::from(move |key: String| match key.as_str() {
@@ -139,6 +185,7 @@ pub fn App() -> Html {
                 }
             }
             "?" => dispatch.emit(Action::ToggleHelp),
+            "l" | "L" if exploring => on_copy.emit(()),
             "Escape" if help => dispatch.emit(Action::CloseHelp),
             "Escape" if reading => cancel.emit(()),
             "Escape" if exploring => dispatch.emit(Action::Select(None)),
@@ -170,11 +217,11 @@ pub fn App() -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            open_files.emit(files_of(e.data_transfer().and_then(|d| d.files())));
+            open_files.emit((files_of(e.data_transfer().and_then(|d| d.files())), Vec::new()));
         })
     };
 
-    let full_app = embed.as_ref().as_ref().and_then(|c| crate::embed::full_app_url(c, &state)).map(AttrValue::from);
+    let full_app = embed.as_ref().as_ref().and_then(|_| crate::embed::full_app_url(&state)).map(AttrValue::from);
     let embedded = embed.is_some();
     let body = match &state.phase {
         Phase::Idle if embedded => html! { <p class="notice" data-testid="embed-waiting">{ "Waiting for a log…" }</p> },
@@ -211,13 +258,28 @@ pub fn App() -> Html {
     html! {
         <div class={classes!("page", dragging.then_some("dragging"))} {ondragover} {ondragleave} {ondrop}>
             if !embedded {
-                <Header file_input={file_input} on_files={open_files} {on_help} />
+                <Header file_input={file_input} on_files={open_files.reform(|files| (files, Vec::new()))} {on_help}
+                    {linkable} copied={state.copied.clone()} {on_copy} />
             }
-            <main class="content">{ body }</main>
+            <main class="content">
+                { for state.notices.iter().map(|n| html! { <p class="notice" data-testid="link-notice">{ n }</p> }) }
+                { body }
+            </main>
             if state.help {
                 <Help on_close={on_close_help} />
             }
+            if let Some(notice) = (*shell_notice).clone() {
+                <ShellNoticeView {notice} on_reload={Callback::from(|_: ()| reload())}
+                    on_close={Callback::from(move |_: ()| shell_notice.set(None))} />
+            }
         </div>
+    }
+}
+
+/// Reloads the page (to take a newer version); a browser that refuses says so on the console.
+fn reload() {
+    if let Some(Err(e)) = web_sys::window().map(|w| w.location().reload()) {
+        web_sys::console::error_2(&"longpole could not reload the page:".into(), &e);
     }
 }
 

@@ -1,7 +1,36 @@
-//! The top bar: the name, "Open file" (the hidden file input behind it), help.
+//! The top bar: the name, "Copy link to this view", "Open file" (the
+//! hidden file input behind it), help.
 
+use crate::state::Action;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;
+
+/// What a link to the page can carry of the run shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linkable {
+    /// No run is shown.
+    Nothing,
+    /// The run's files were opened or dropped: a link keeps the view only.
+    ViewOnly,
+    /// The run's inputs came by URL: a link reopens them and the view.
+    Everything,
+}
+
+/// Copies the page's link (its hash keeps the view) to the clipboard and
+/// says how it went ([`Action::Copied`]).
+pub fn copy_link(dispatch: Callback<Action>) {
+    let Some(window) = web_sys::window() else { return };
+    let href = window.location().href().unwrap_or_default();
+    let written = window.navigator().clipboard().write_text(&href);
+    spawn_local(async move {
+        let result = JsFuture::from(written)
+            .await
+            .map(|_| href)
+            .map_err(|e| format!("the browser did not let the page copy the link ({})", crate::worker_io::js_error(e)));
+        dispatch.emit(Action::Copied(result));
+    });
+}
 
 /// Properties of [`Header`].
 #[derive(Properties, PartialEq)]
@@ -12,7 +41,16 @@ pub struct HeaderProps {
     pub on_files: Callback<Vec<File>>,
     /// The help button.
     pub on_help: Callback<()>,
+    /// What a link carries of the run shown.
+    pub linkable: Linkable,
+    /// The last copy of the link, or why it failed.
+    pub copied: Option<Result<String, String>>,
+    /// The "Copy link to this view" button.
+    pub on_copy: Callback<()>,
 }
+
+/// What a link to the page carries, as the button's tooltip says it.
+const VIEW_ONLY: &str = "The link keeps the view; the file you opened is not in it and must be opened again";
 
 /// The files of an input element, in order.
 pub fn files_of(list: Option<web_sys::FileList>) -> Vec<File> {
@@ -33,11 +71,30 @@ pub fn Header(props: &HeaderProps) -> Html {
         })
     };
     let on_help = props.on_help.reform(|_: MouseEvent| ());
+    let on_copy = props.on_copy.reform(|_: MouseEvent| ());
+    let title = match props.linkable {
+        Linkable::Nothing => "Open a file first: a link shows a run",
+        Linkable::ViewOnly => VIEW_ONLY,
+        Linkable::Everything => "A link that opens the same file at this very view, for anyone (L)",
+    };
+    let feedback = match (&props.copied, props.linkable) {
+        (Some(Ok(_)), Linkable::ViewOnly) => {
+            Some(("Link copied: it keeps the view; the file must be opened again", false))
+        }
+        (Some(Ok(_)), _) => Some(("Link copied", false)),
+        (Some(Err(e)), _) => Some((e.as_str(), true)),
+        (None, _) => None,
+    };
     html! {
         <header class="topbar">
             <h1 class="brand">{ "longpole" }</h1>
             <span class="tagline">{ "find the long pole in any execution log" }</span>
             <span class="spacer"></span>
+            if let Some((text, failed)) = feedback {
+                <span class={classes!("copy-feedback", failed.then_some("failed"))} role="status" data-testid="copy-feedback">{ text }</span>
+            }
+            <button class="button" {title} onclick={on_copy} disabled={props.linkable == Linkable::Nothing}
+                data-testid="copy-link">{ "Copy link to this view" }</button>
             <label class="button primary" title="Open one or more files (O)">
                 { "Open file" }
                 <input ref={props.file_input.clone()} type="file" multiple=true class="visually-hidden"

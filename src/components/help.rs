@@ -9,8 +9,12 @@ pub struct HelpProps {
     pub on_close: Callback<()>,
 }
 
-const KEYS: &[(&str, &str)] =
-    &[("O", "open files"), ("?", "show or hide this help"), ("Esc", "close this help, or cancel reading")];
+const KEYS: &[(&str, &str)] = &[
+    ("O", "open files"),
+    ("L", "copy a link to this view"),
+    ("?", "show or hide this help"),
+    ("Esc", "close this help, or cancel reading"),
+];
 
 /// The help overlay.
 #[component]

@@ -21,6 +21,7 @@ mod pipeline_chart;
 mod reading;
 mod run_facts;
 mod run_view;
+mod shell_notice;
 mod summary_view;
 mod tables;
 mod timeline;

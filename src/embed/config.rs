@@ -16,11 +16,12 @@
 //! - `select`: the selected task by its stable key: its uid, with `at` (its
 //!   start, ns) and `lane` where the uid repeats.
 //! - `theme`: `light`, `dark` or `auto` (the system's).
-//! - `src` and `sha256` are the full app's (load by URL); embed mode only
-//!   passes them on to the "open in longpole" link.
+//! - `src` and `sha256` are the full app's (load by URL, [`crate::link`]),
+//!   which loads them in embed mode too.
 //!
 //! Values are percent-encoded. Keys not listed are left alone.
 
+use crate::link::decode_component;
 use crate::state::Tab;
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::model::Nanos;
@@ -139,8 +140,6 @@ pub struct Config {
     pub select: Option<TaskKey>,
     /// The colours.
     pub theme: Theme,
-    /// The hash's `src` and `sha256` pairs, as written (percent-encoded).
-    pub sources: Vec<String>,
     /// What of the hash could not be read, each naming its key and value.
     pub problems: Vec<String>,
 }
@@ -160,10 +159,9 @@ pub fn parse(hash: &str) -> Option<Config> {
     let (mut at, mut lane) = (None, None);
     for &(key, raw) in &parts {
         if matches!(key, "src" | "sha256") {
-            config.sources.push(format!("{key}={raw}"));
             continue;
         }
-        let Some(value) = percent_decode(raw) else {
+        let Some(value) = decode_component(raw) else {
             config.problems.push(format!("{key}={raw}: not valid percent-encoded UTF-8"));
             continue;
         };
@@ -206,63 +204,6 @@ pub fn parse_range(text: &str) -> Option<(Nanos, Nanos)> {
     (a < b).then_some((a, b))
 }
 
-/// The full app's hash for the same inputs and view: its sources, then the
-/// view state (`v=1`: tab, window, the selected task's key).
-pub fn full_app_hash(sources: &[String], tab: Tab, window: Option<(Nanos, Nanos)>, key: Option<&TaskKey>) -> String {
-    let mut parts = sources.to_vec();
-    let tab = match tab {
-        Tab::Timeline => "timeline",
-        Tab::Graph => "graph",
-        Tab::Flame => "flame",
-        Tab::Tables => "tables",
-        Tab::Report => "report",
-        Tab::Diagnostics => "diagnostics",
-    };
-    parts.push(format!("v=1&tab={tab}"));
-    if let Some((a, b)) = window {
-        parts.push(format!("window={a},{b}"));
-    }
-    if let Some(k) = key {
-        parts.push(format!("uid={}", percent_encode(&k.uid)));
-        if let Some(s) = k.start {
-            parts.push(format!("at={s}"));
-        }
-        if let Some(l) = &k.lane {
-            parts.push(format!("lane={}", percent_encode(l)));
-        }
-    }
-    format!("#{}", parts.join("&"))
-}
-
-/// Decodes `%XX` escapes (and `+` is kept as it is); None if the bytes
-/// are not UTF-8 or an escape is cut.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// Escapes everything but unreserved characters (RFC 3986).
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,7 +220,6 @@ mod tests {
         assert_eq!(c.range, Some((10, 90)));
         assert_eq!(c.select, Some(TaskKey { uid: "a&b".into(), start: Some(5), lane: Some("host 1".into()) }));
         assert_eq!(c.theme, Theme::Dark);
-        assert_eq!(c.sources, ["src=https%3A%2F%2Fx%2Fa.log", "sha256=ab"]);
         assert!(c.problems.is_empty(), "{:?}", c.problems);
     }
 
@@ -306,15 +246,5 @@ mod tests {
             assert_eq!(View::of(v.tab(), only), v);
         }
         assert_eq!(View::parse("table:Hosts").unwrap(), View::Table(Some("Hosts".into())));
-    }
-
-    #[test]
-    fn the_full_app_link_keeps_the_sources_and_the_view() {
-        let key = TaskKey { uid: "a b".into(), start: Some(7), lane: None };
-        assert_eq!(
-            full_app_hash(&["src=x".into()], Tab::Graph, Some((1, 2)), Some(&key)),
-            "#src=x&v=1&tab=graph&window=1,2&uid=a%20b&at=7"
-        );
-        assert_eq!(full_app_hash(&[], Tab::Timeline, None, None), "#v=1&tab=timeline");
     }
 }

@@ -65,7 +65,7 @@ fn show(view: &View, dispatch: &Callback<Action>) {
 
 /// Asks the worker which task `key` names; false if no run is shown.
 fn find(state: &AppState, worker: &AnalysisWorker, key: TaskKey) -> bool {
-    state.view().is_some() && worker.send(&protocol::Request::Find { run: state.run, key }, &[])
+    state.view().is_some() && worker.send(&protocol::Request::Locate { run: state.run, key }, &[])
 }
 
 /// Answers (or queues) one request. The link is never borrowed while an
@@ -172,7 +172,7 @@ fn body_height() -> Option<f64> {
 /// The detail of a `selection` event.
 fn selection(state: &AppState) -> Value {
     let e = &state.explore;
-    match (&e.key, &e.details) {
+    match (&e.selected_key, &e.details) {
         (Some(key), Some(d)) => json!({
             "key": message::key_json(key),
             "uid": d.task.uid,
@@ -346,7 +346,7 @@ pub fn use_embed(config: Option<Rc<Config>>, state: &AppState, page: Page) {
     {
         let port = (*port).clone();
         let detail = selection(state);
-        let key = (state.explore.key.clone(), state.explore.selected.is_none());
+        let key = (state.explore.selected_key.clone(), state.explore.selected.is_none());
         use_effect_with(key, move |(key, cleared)| {
             if key.is_some() || *cleared {
                 port.post(&message::event("selection", detail));

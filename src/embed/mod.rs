@@ -19,10 +19,18 @@ pub fn from_location() -> Option<Config> {
 }
 
 /// The full app's address for the same inputs and view ("open in
-/// longpole"): this page without its embed settings.
-pub fn full_app_url(config: &Config, state: &crate::state::AppState) -> Option<String> {
+/// longpole"): this page, with the link's hash of the run shown.
+pub fn full_app_url(state: &crate::state::AppState) -> Option<String> {
+    use crate::link::{encode, Selection, ViewState};
     let location = web_sys::window()?.location();
     let page = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
     let e = &state.explore;
-    Some(format!("{page}{}", config::full_app_hash(&config.sources, e.tab, e.window, e.key.as_ref())))
+    let view = ViewState {
+        tab: Some(e.tab),
+        window: e.window,
+        select: e.selected_key.clone().filter(|_| e.selected.is_some()).map(Selection::Key),
+        chain: e.chain,
+        flame: e.flame,
+    };
+    Some(format!("{page}{}", encode(&state.sources, &view)))
 }

@@ -3,9 +3,15 @@
 mod use_analysis_worker;
 mod use_hash_view;
 mod use_keys;
+mod use_launch_queue;
+mod use_link_load;
+mod use_offline_shell;
 mod use_wheel;
 
 pub use use_analysis_worker::{use_analysis_worker, AnalysisWorker};
 pub use use_hash_view::{use_hash_view, HashView};
 pub use use_keys::use_keys;
+pub use use_launch_queue::use_launch_queue;
+pub use use_link_load::use_link_load;
+pub use use_offline_shell::use_offline_shell;
 pub use use_wheel::use_wheel;

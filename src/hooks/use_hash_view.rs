@@ -1,86 +1,102 @@
-//! The URL hash keeps the view: the tab, the time window and the selected
-//! task (`#tab=graph&window=1732000000000000000,1732000060000000000&task=42`),
-//! so a reload or a shared link, with the same file, lands in the same place.
+//! The URL hash keeps the view ([`crate::link`], version `v=1`): the tab,
+//! the time window, the selected task by its stable key, the path shown and
+//! the flame graph's measure and zoom, after the `src` of the inputs a link
+//! loaded. A reload or a shared link lands in the same place; a link of the
+//! first form (`#tab=…&window=…&task=N`) is read and written back as `v=1`.
 
-use crate::state::{Action, Tab};
+use super::AnalysisWorker;
+use crate::link::{self, Selection, Source, ViewState};
+use crate::protocol::{Request, RunId};
+use crate::state::{Action, FlameView, Tab};
+use longpole_core::analysis::task_key::TaskKey;
+use longpole_core::model::Nanos;
 use yew::prelude::*;
 
-const TABS: [(Tab, &str); 6] = [
-    (Tab::Timeline, "timeline"),
-    (Tab::Graph, "graph"),
-    (Tab::Flame, "flame"),
-    (Tab::Tables, "tables"),
-    (Tab::Report, "report"),
-    (Tab::Diagnostics, "diagnostics"),
-];
-
-/// The hash of a view.
-pub fn encode(tab: Tab, window: Option<(i64, i64)>, task: Option<u32>) -> String {
-    let mut parts = vec![format!("tab={}", TABS.iter().find(|(t, _)| *t == tab).map_or("timeline", |(_, n)| n))];
-    if let Some((a, b)) = window {
-        parts.push(format!("window={a},{b}"));
-    }
-    if let Some(t) = task {
-        parts.push(format!("task={t}"));
-    }
-    format!("#{}", parts.join("&"))
-}
-
-/// The actions that restore the view a hash describes.
-pub fn decode(hash: &str) -> Vec<Action> {
-    let mut actions = Vec::new();
-    for part in hash.trim_start_matches('#').split('&') {
-        let Some((key, value)) = part.split_once('=') else { continue };
-        match key {
-            "tab" => actions.extend(TABS.iter().find(|(_, n)| *n == value).map(|(t, _)| Action::Tab(*t))),
-            "window" => {
-                if let Some((a, b)) = value.split_once(',').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-                {
-                    actions.push(Action::Window(a, b));
-                }
-            }
-            "task" => actions.extend(value.parse().ok().map(|t| Action::Select(Some(t)))),
-            _ => {}
-        }
-    }
-    actions
-}
-
 /// What of the page the hash keeps.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct HashView {
     /// The run shown (0: none).
-    pub run: u32,
+    pub run: RunId,
     /// A run is shown with its views.
     pub ready: bool,
+    /// Where its inputs came from (empty: opened files).
+    pub sources: Vec<Source>,
     /// The open tab.
     pub tab: Tab,
     /// The chosen time window.
-    pub window: Option<(i64, i64)>,
-    /// The selected task.
-    pub task: Option<u32>,
+    pub window: Option<(Nanos, Nanos)>,
+    /// The selected task's stable key, once known.
+    pub selected: Option<TaskKey>,
+    /// The blocking chain is shown rather than the critical path.
+    pub chain: bool,
+    /// How the flame graph is shown.
+    pub flame: FlameView,
+}
+
+impl HashView {
+    /// The hash of this view.
+    pub fn hash(&self) -> String {
+        let view = ViewState {
+            tab: Some(self.tab),
+            window: self.window,
+            select: self.selected.clone().map(Selection::Key),
+            chain: self.chain,
+            flame: self.flame,
+        };
+        link::encode(&self.sources, &view)
+    }
+}
+
+/// The page's hash, `#…` (empty if there is none).
+pub fn page_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Restores the view a hash describes on run `run`: the actions to take,
+/// and the worker asked for the task a key names.
+pub fn restore(hash: &str, run: RunId, chain: bool, worker: &AnalysisWorker, dispatch: &Callback<Action>) {
+    // A link whose sources cannot be read failed when the page began.
+    let Ok(link) = link::parse(hash) else { return };
+    let v = link.view;
+    if let Some(tab) = v.tab {
+        dispatch.emit(Action::Tab(tab));
+    }
+    if let Some((a, b)) = v.window {
+        dispatch.emit(Action::Window(a, b));
+    }
+    if v.chain != chain {
+        dispatch.emit(Action::ToggleChain);
+    }
+    if v.flame != FlameView::default() {
+        dispatch.emit(Action::Flame(v.flame));
+    }
+    match v.select {
+        Some(Selection::Key(key)) => {
+            worker.send(&Request::Locate { run, key }, &[]);
+        }
+        Some(Selection::Index(task)) => dispatch.emit(Action::Select(Some(task))),
+        None => {}
+    }
+    if !link.problems.is_empty() {
+        let notes = link.problems.into_iter().map(|p| format!("The link's {p}; it is left out of the view."));
+        dispatch.emit(Action::Notices(notes.collect()));
+    }
 }
 
 /// Writes the view into the hash as it changes, and restores it from the
 /// hash when a run is first shown.
 #[hook]
-pub fn use_hash_view(view: HashView, dispatch: Callback<Action>) {
-    use_effect_with((view.run, view.ready), move |&(_, ready)| {
+pub fn use_hash_view(view: HashView, worker: AnalysisWorker, dispatch: Callback<Action>) {
+    let chain = view.chain;
+    use_effect_with((view.run, view.ready), move |&(run, ready)| {
         if ready {
-            let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-            for action in decode(&hash) {
-                dispatch.emit(action);
-            }
+            restore(&page_hash(), run, chain, &worker, &dispatch);
         }
     });
     use_effect_with(view, move |v| {
         if v.ready {
             if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-                let _ = history.replace_state_with_url(
-                    &wasm_bindgen::JsValue::NULL,
-                    "",
-                    Some(&encode(v.tab, v.window, v.task)),
-                );
+                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&v.hash()));
             }
         }
     });
@@ -91,10 +107,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_view_survives_its_hash() {
-        let hash = encode(Tab::Graph, Some((5, 90)), Some(42));
-        assert_eq!(hash, "#tab=graph&window=5,90&task=42");
-        assert_eq!(decode(&hash), vec![Action::Tab(Tab::Graph), Action::Window(5, 90), Action::Select(Some(42))]);
-        assert!(decode("#nonsense&tab=nope&window=x").is_empty());
+    fn the_hash_carries_the_sources_and_the_view() {
+        let view = HashView {
+            run: 1,
+            ready: true,
+            sources: vec![Source { url: "samples/a.log".into(), sha256: None }],
+            tab: Tab::Graph,
+            window: Some((5, 90)),
+            selected: Some(TaskKey { uid: "U1".into(), start: None, lane: None }),
+            chain: true,
+            flame: FlameView::default(),
+        };
+        assert_eq!(view.hash(), "#src=samples/a.log&v=1&tab=graph&window=5,90&uid=U1&path=chain");
     }
 }

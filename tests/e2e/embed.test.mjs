@@ -134,8 +134,7 @@ async function checkBuild(id) {
   return selected;
 }
 
-// TODO(lead): remove this skip once branch url-links (#src= loading) is merged.
-test('the build loaded by URL shows its critical path as the CLI finds it', { skip: '#src= loading comes from branch url-links' }, async () => {
+test('the build loaded by URL shows its critical path as the CLI finds it', async () => {
   const selected = await checkBuild('build');
   await page.waitForFunction((name) => document.getElementById('build-selected').textContent === name, selected.name);
 });

@@ -31,13 +31,13 @@ const ARGS = [
   '--no-first-run',
 ];
 
-/** A fresh headless Chromium with one page, recording console errors and requests. */
-export async function launchBrowser() {
+/** A fresh headless Chromium with one page, recording console errors and requests; `args` are more command-line switches. */
+export async function launchBrowser({ args = [] } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'longpole-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...args],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
@@ -47,6 +47,7 @@ export async function launchBrowser() {
   context.on('request', (r) => requests.push(r.url()));
   return {
     page,
+    context,
     errors,
     requests,
     async close() {
@@ -56,18 +57,24 @@ export async function launchBrowser() {
   };
 }
 
-/** Serves the bundle under `base` and opens it in a fresh Chromium. */
-export async function openApp({ base = '/' } = {}) {
+/**
+ * Serves the bundle under `base` and opens it in a fresh Chromium, at
+ * `hash` (a link's `#src=…`, built from the page's origin by `hash(origin)`
+ * if it is a function); waits for the landing page unless `waitFor` is null.
+ */
+export async function openApp({ base = '/', hash = '', waitFor = 'landing' } = {}) {
   const server = await serve({ root: join(ROOT, 'dist'), port: 0, base });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await launchBrowser();
   const { page, errors, requests } = browser;
-  await page.goto(`${origin}${base}`);
-  await page.getByTestId('landing').waitFor();
+  await page.goto(`${origin}${base}${typeof hash === 'function' ? hash(origin) : hash}`);
+  if (waitFor) await page.getByTestId(waitFor).waitFor();
   return {
     page,
     origin,
     errors,
+    requests,
+    context: browser.context,
     /** Requests that left the page's origin (data: and blob: URLs are local). */
     foreignRequests: () => requests.filter((u) => !u.startsWith(origin) && !/^(data|blob):/.test(u)),
     async close() {

@@ -34,8 +34,8 @@ pub fn tasks(model: &Model) -> String {
             role(t.role),
             model.uid(TaskId(i as u32)),
             model.lanes()[t.lane.index()].name,
-            opt_ms(t.start),
-            opt_ms(t.end),
+            opt_ms(t.start.get()),
+            opt_ms(t.end.get()),
             opt_ms(t.duration()),
             model.kinds()[t.kind.index()].name,
         );

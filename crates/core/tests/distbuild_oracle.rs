@@ -36,8 +36,8 @@ fn check(cfg: &Config, chunks: &[usize]) {
             .map(|t| TrueRun {
                 uid: m.uid(t).to_owned(),
                 host: lane(t),
-                start: ms(m.task(t).start),
-                end: ms(m.task(t).end),
+                start: ms(m.task(t).start.get()),
+                end: ms(m.task(t).end.get()),
                 cached: m.task(t).cached,
                 failed: m.task(t).failed,
             })
@@ -53,8 +53,8 @@ fn check(cfg: &Config, chunks: &[usize]) {
                 uid: m.str(m.task(t).target().unwrap()).to_owned(),
                 dest: lane(t),
                 origin: m.lanes()[m.task(t).origin().unwrap().index()].name.clone(),
-                start: ms(m.task(t).start),
-                end: ms(m.task(t).end),
+                start: ms(m.task(t).start.get()),
+                end: ms(m.task(t).end.get()),
                 size: m.task(t).bytes().unwrap(),
             })
             .collect();
@@ -67,8 +67,8 @@ fn check(cfg: &Config, chunks: &[usize]) {
             .map(|t| TruePrepare {
                 host: lane(t),
                 kind: m.uid(t).to_owned(),
-                start: ms(m.task(t).start),
-                end: ms(m.task(t).end),
+                start: ms(m.task(t).start.get()),
+                end: ms(m.task(t).end.get()),
             })
             .collect();
         prepares.sort();

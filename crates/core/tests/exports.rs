@@ -125,7 +125,7 @@ fn chrome_traces_read_back_as_the_same_spans() {
                 .enumerate()
                 .filter(|(_, t)| lanes(&m.lanes()[t.lane.index()].name))
                 .filter_map(|(i, t)| {
-                    let (s, e) = (t.start?, t.end?);
+                    let (s, e) = (t.start.get()?, t.end.get()?);
                     Some((
                         m.label(longpole_core::model::TaskId(i as u32)).into_owned(),
                         (s - origin) / 1000,

@@ -47,8 +47,12 @@ fn builds_follow_one_another_and_slots_never_overlap() {
     }
     let m = &d.model;
     for lane in 0..m.lanes().len() {
-        let mut spans: Vec<(i64, i64)> =
-            m.tasks().iter().filter(|t| t.lane.index() == lane).map(|t| (t.start.unwrap(), t.end.unwrap())).collect();
+        let mut spans: Vec<(i64, i64)> = m
+            .tasks()
+            .iter()
+            .filter(|t| t.lane.index() == lane)
+            .map(|t| (t.start.get().unwrap(), t.end.get().unwrap()))
+            .collect();
         spans.sort_unstable();
         assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0), "slot {lane} overlaps");
     }

@@ -235,7 +235,7 @@ fn plan_node_times_as_read_by_hand_from_profile1() {
     );
     // The scan's bar holds its IO: it lasts its node time, from 0.
     let scan = model.task(path.tasks[0]);
-    assert_eq!((scan.start, scan.end), (Some(0), Some(581_001_628_529)));
+    assert_eq!((scan.start.get(), scan.end.get()), (Some(0), Some(581_001_628_529)));
 }
 
 #[test]

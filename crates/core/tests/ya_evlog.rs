@@ -33,7 +33,7 @@ fn a_compressed_evlog_with_its_graph_gives_a_local_build() {
             let t = model.task(id);
             assert_eq!(model.uid(id), run.uid);
             assert_eq!(
-                t.start,
+                t.start.get(),
                 Some(((run.start as f64 / 1000.0) * 1000.0) as i64 * NANOS_PER_MS),
                 "ya's int(seconds * 1000)"
             );

@@ -36,8 +36,8 @@ fn ya_state(model: &Model) -> String {
             class(t.role),
             model.uid(id),
             model.lanes()[t.lane.index()].name,
-            ms(t.start),
-            ms(t.end),
+            ms(t.start.get()),
+            ms(t.end.get()),
             ms(t.duration())
         )
     };

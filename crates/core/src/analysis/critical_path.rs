@@ -129,7 +129,7 @@ pub fn blocking_chain(model: &Model) -> (Path, Vec<Step>) {
     let tasks = model.tasks();
     let last =
         tasks.iter().enumerate().filter(|(_, t)| t.duration().is_some()).fold(None::<(usize, Nanos)>, |acc, (i, t)| {
-            let end = t.end.unwrap_or(Nanos::MIN);
+            let end = t.end.get().unwrap_or(Nanos::MIN);
             match acc {
                 Some((_, e)) if e >= end => acc,
                 _ => Some((i, end)),
@@ -143,7 +143,7 @@ pub fn blocking_chain(model: &Model) -> (Path, Vec<Step>) {
     loop {
         let mut next: Option<(TaskId, Nanos)> = None;
         for &d in model.deps(at) {
-            let Some(end) = model.task(d).end else { continue };
+            let Some(end) = model.task(d).end.get() else { continue };
             if !seen[d.index()] && next.is_none_or(|(_, e)| e < end) {
                 next = Some((d, end));
             }
@@ -158,12 +158,12 @@ pub fn blocking_chain(model: &Model) -> (Path, Vec<Step>) {
     for (i, &t) in chain.iter().enumerate() {
         let gap = match i {
             0 => 0,
-            _ => model.task(t).start.unwrap_or(0) - model.task(chain[i - 1]).end.unwrap_or(0),
+            _ => model.task(t).start.get().unwrap_or(0) - model.task(chain[i - 1]).end.get().unwrap_or(0),
         };
         steps.push(Step { task: t, gap });
     }
-    let first = model.task(chain[0]).start.unwrap_or(0);
-    let total = model.task(chain[chain.len() - 1]).end.unwrap_or(0) - first;
+    let first = model.task(chain[0]).start.get().unwrap_or(0);
+    let total = model.task(chain[chain.len() - 1]).end.get().unwrap_or(0) - first;
     (Path { tasks: chain, total }, steps)
 }
 

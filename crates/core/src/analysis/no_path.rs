@@ -57,7 +57,7 @@ pub fn no_path(model: &Model, reason: Option<&str>) -> Option<NoPath> {
 /// lanes are gathered and sorted.
 pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
     let spans = || {
-        model.tasks().iter().filter_map(|t| match (t.start, t.end) {
+        model.tasks().iter().filter_map(|t| match (t.start.get(), t.end.get()) {
             (Some(s), Some(e)) if e > s => Some((t.lane, s, e)),
             _ => None,
         })

@@ -29,7 +29,7 @@ impl TaskKey {
         let same_uid: Vec<TaskId> = ids(model).filter(|&o| model.task(o).uid == task.uid).collect();
         let mut key = TaskKey { uid: model.str(task.uid).to_owned(), start: None, lane: None };
         if same_uid.len() > 1 {
-            key.start = task.start;
+            key.start = task.start.get();
             if same_uid.iter().filter(|&&o| model.task(o).start == task.start).count() > 1 {
                 key.lane = Some(lane.clone());
             }
@@ -42,7 +42,7 @@ impl TaskKey {
         ids(model).find(|&id| {
             let t = model.task(id);
             model.str(t.uid) == self.uid
-                && self.start.is_none_or(|s| t.start == Some(s))
+                && self.start.is_none_or(|s| t.start.get() == Some(s))
                 && self.lane.as_ref().is_none_or(|l| model.lanes()[t.lane.index()].name == *l)
         })
     }

@@ -292,19 +292,19 @@ pub fn ya_stat(model: &Model) -> YaStat {
         }
         if d > 0 {
             let class = classify(t, &download_kind);
-            starts.push((t.start.unwrap_or(0), class));
-            ends.push((t.end.unwrap_or(0), class));
+            starts.push((t.start.get().unwrap_or(0), class));
+            ends.push((t.end.get().unwrap_or(0), class));
             let k = t.kind.index();
             let entry = types[k].get_or_insert_with(|| {
                 let kind = &model.kinds()[k];
                 (
                     TypeTotal { kind: kind.name.clone(), color: kind.color.clone(), total: 0, count: 0 },
-                    (t.start, t.end, id),
+                    (t.start.get(), t.end.get(), id),
                 )
             });
             entry.0.total += d;
             entry.0.count += 1;
-            if let (Some(s), Some(e)) = (t.start, t.end) {
+            if let (Some(s), Some(e)) = (t.start.get(), t.end.get()) {
                 window = Some(window.map_or((s, e), |(a, z)| (a.min(s), z.max(e))));
             }
         }

@@ -20,7 +20,7 @@ fn micros(t: Nanos, origin: Nanos) -> f64 {
 
 fn slice(model: &Model, t: TaskId, pid: u32, tid: u32, origin: Nanos) -> Option<Value> {
     let task = model.task(t);
-    let (start, end) = (task.start?, task.end?);
+    let (start, end) = (task.start.get()?, task.end.get()?);
     let role = match task.role {
         Role::Work => "work",
         Role::Transfer => "transfer",

@@ -18,7 +18,7 @@ pub fn speedscope(model: &Model, index: &TimelineIndex, name: &str) -> String {
     let mut by_row: Vec<Vec<Vec<TaskId>>> = rows.iter().map(|&n| vec![Vec::new(); n.max(1) as usize]).collect();
     for (i, task) in model.tasks().iter().enumerate() {
         let t = TaskId(i as u32);
-        if task.start.is_none() || task.end.is_none() {
+        if !task.start.is_known() || !task.end.is_known() {
             continue;
         }
         let row = index.row(t).unwrap_or(0) as usize;
@@ -45,7 +45,7 @@ pub fn speedscope(model: &Model, index: &TimelineIndex, name: &str) -> String {
                     next
                 });
                 let task = model.task(t);
-                let (s, e) = (task.start.unwrap_or(origin) - origin, task.end.unwrap_or(origin) - origin);
+                let (s, e) = (task.start.get().unwrap_or(origin) - origin, task.end.get().unwrap_or(origin) - origin);
                 events.push(json!({"type": "O", "at": s, "frame": frame}));
                 events.push(json!({"type": "C", "at": e.max(s), "frame": frame}));
             }

@@ -97,7 +97,7 @@ impl TimelineIndex {
     pub fn new(model: &Model) -> Self {
         let mut by_lane: Vec<Vec<TaskId>> = vec![Vec::new(); model.lanes().len()];
         for (i, t) in model.tasks().iter().enumerate() {
-            if t.start.is_some() && t.end.is_some() {
+            if t.start.is_known() && t.end.is_known() {
                 by_lane[t.lane.index()].push(TaskId(i as u32));
             }
         }
@@ -116,7 +116,7 @@ impl TimelineIndex {
                 keys.clear();
                 keys.extend(tasks.iter().map(|&t| {
                     let task = model.task(t);
-                    let (start, end) = (task.start.unwrap_or(0), task.end.unwrap_or(0));
+                    let (start, end) = (task.start.get().unwrap_or(0), task.end.get().unwrap_or(0));
                     let rank = u8::from(task.role != Role::Setup) * 2 + u8::from(end != start);
                     (start, rank, !end, t.0)
                 }));
@@ -163,11 +163,11 @@ impl TimelineIndex {
         for lane in lanes.start.min(self.rows.len())..lanes.end.min(self.rows.len()) {
             for (row, tasks) in self.rows[lane].iter().enumerate() {
                 // Rows do not overlap, so ends grow with starts: find the first task ending in view.
-                let first = tasks.partition_point(|&t| model.task(t).end.unwrap_or(0) < view.start);
+                let first = tasks.partition_point(|&t| model.task(t).end.get().unwrap_or(0) < view.start);
                 let mut bars: Vec<Bar> = Vec::new();
                 for &t in &tasks[first..] {
                     let task = model.task(t);
-                    let (start, end) = (task.start.unwrap_or(0), task.end.unwrap_or(0));
+                    let (start, end) = (task.start.get().unwrap_or(0), task.end.get().unwrap_or(0));
                     if start > view.end {
                         break;
                     }

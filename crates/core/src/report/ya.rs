@@ -144,8 +144,8 @@ impl<'a> YaReport<'a> {
         }
         for d in &self.divergences {
             let task = self.model.task(d.task);
-            let end = |x: Option<TaskId>| x.and_then(|x| self.model.task(x).end);
-            let waited = match (task.start, end(d.blocking)) {
+            let end = |x: Option<TaskId>| x.and_then(|x| self.model.task(x).end.get());
+            let waited = match (task.start.get(), end(d.blocking)) {
                 (Some(s), Some(e)) => {
                     format!(", which ended at {} and after which it waited {} ms", self.time(Some(e)), Ms(s - e))
                 }
@@ -169,7 +169,7 @@ impl<'a> YaReport<'a> {
         };
         out.push_str("Critical path:\n");
         let width = self.ya.tasks.iter().map(|&t| Ms(self.dur(t)).to_string().len()).max().unwrap_or(1);
-        let t0 = self.model.task(self.ya.tasks[0]).start.unwrap_or(0);
+        let t0 = self.model.task(self.ya.tasks[0]).start.get().unwrap_or(0);
         for &id in &self.ya.tasks {
             let t = self.model.task(id);
             let rel = |x: Option<Nanos>| self.time(x.map(|x| x - t0));
@@ -178,10 +178,10 @@ impl<'a> YaReport<'a> {
                 "[{:>width$} ms] {} [started: {} ({}), finished: {} ({})]",
                 Ms(self.dur(id)).to_string(),
                 self.name(id),
-                rel(t.start),
-                self.time(t.start),
-                rel(t.end),
-                self.time(t.end)
+                rel(t.start.get()),
+                self.time(t.start.get()),
+                rel(t.end.get()),
+                self.time(t.end.get())
             );
         }
         let _ = writeln!(
@@ -219,8 +219,8 @@ impl<'a> YaReport<'a> {
                 "[{:>width$} ms] {} [started: {}, finished: {}]",
                 Ms(self.dur(id)).to_string(),
                 self.name(id),
-                self.time(t.start),
-                self.time(t.end)
+                self.time(t.start.get()),
+                self.time(t.end.get())
             );
         }
         out.push('\n');
@@ -238,8 +238,8 @@ impl<'a> YaReport<'a> {
                 "[{} ms] {} [started: {}, finished: {}]",
                 Ms(self.dur(id)),
                 self.name(id),
-                self.time(t.start),
-                self.time(t.end)
+                self.time(t.start.get()),
+                self.time(t.end.get())
             );
         }
         out.push('\n');
@@ -284,8 +284,8 @@ impl<'a> YaReport<'a> {
                 "[{:>width$} ms] {} [started: {}, finished: {}]{wait}",
                 Ms(self.dur(s.task)).to_string(),
                 self.name(s.task),
-                self.time(t.start),
-                self.time(t.end)
+                self.time(t.start.get()),
+                self.time(t.end.get())
             );
         }
         if self.divergences.is_empty() && self.ya.tasks == self.blocking.tasks {
@@ -301,7 +301,7 @@ impl<'a> YaReport<'a> {
     /// One task in the CLI's JSON shape.
     pub fn task_json(&self, id: TaskId) -> Value {
         let t = self.model.task(id);
-        let (start, end) = (t.start.map(|x| Ms(x).json()), t.end.map(|x| Ms(x).json()));
+        let (start, end) = (t.start.get().map(|x| Ms(x).json()), t.end.get().map(|x| Ms(x).json()));
         match t.role {
             Role::Work => {
                 json!({"kind": "run", "uid": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end})
@@ -320,8 +320,11 @@ impl<'a> YaReport<'a> {
     /// ya's `as_json` of a task.
     fn ya_json(&self, id: TaskId) -> Value {
         let t = self.model.task(id);
-        let (elapsed, start, end) =
-            (t.duration().map(|x| Ms(x).json()), t.start.map(|x| Ms(x).json()), t.end.map(|x| Ms(x).json()));
+        let (elapsed, start, end) = (
+            t.duration().map(|x| Ms(x).json()),
+            t.start.get().map(|x| Ms(x).json()),
+            t.end.get().map(|x| Ms(x).json()),
+        );
         match t.role {
             Role::Work => json!({
                 "type": type_name(self.model, id, true), "elapsed": elapsed, "start_ts": start, "end_ts": end,

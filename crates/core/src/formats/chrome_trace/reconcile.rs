@@ -303,7 +303,7 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics, join: Join<'_>) -
     join(&mut make_flame, &mut rest);
     run.flame = flame;
 
-    let times = (0..b.len() as u32).map(|i| b.get(TaskId(i))).filter_map(|t| Some((t.start?, t.end?)));
+    let times = (0..b.len() as u32).map(|i| b.get(TaskId(i))).filter_map(|t| Some((t.start.get()?, t.end.get()?)));
     if let Some((first, last)) =
         times.fold(None, |w: Option<(Nanos, Nanos)>, (s, e)| Some(w.map_or((s, e), |(a, z)| (a.min(s), z.max(e)))))
     {

@@ -31,7 +31,7 @@ fn task_json(m: &Model, t: TaskId) -> Value {
     let task = m.task(t);
     json!({
         "name": m.label(t), "kind": m.kinds()[task.kind.index()].name, "lane": m.lanes()[task.lane.index()].name,
-        "start_ms": task.start.map(|s| Ms(s).json()), "end_ms": task.end.map(|e| Ms(e).json()),
+        "start_ms": task.start.get().map(|s| Ms(s).json()), "end_ms": task.end.get().map(|e| Ms(e).json()),
     })
 }
 

@@ -186,14 +186,14 @@ impl Reconciler {
                 let uid = self.uid(name(2), line_no, diags);
                 let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
-                self.run(uid, host, line_no).start = ns(Some(time));
+                self.run(uid, host, line_no).start = ns(Some(time)).into();
             }
             Event::Finished => {
                 let uid = self.uid(name(2), line_no, diags);
                 let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
                 let run = self.run(uid, host, line_no);
-                run.end = ns(Some(time));
+                run.end = ns(Some(time)).into();
                 set_result(run, line, raw);
             }
             Event::FinishedFromCache => {
@@ -201,8 +201,8 @@ impl Reconciler {
                 let host = self.host(name(3), line_no, diags);
                 let run = self.run(uid, host, line_no);
                 run.cached = true;
-                run.start = ns(Some(time));
-                run.end = ns(Some(time));
+                run.start = ns(Some(time)).into();
+                run.end = ns(Some(time)).into();
                 set_result(run, line, raw);
             }
             Event::DepStart | Event::DepWait => {
@@ -477,8 +477,8 @@ impl Reconciler {
                     }
                 };
                 let t = self.log.builder.get_mut(id);
-                t.start = ns(w.start);
-                t.end = ns(Some(*end));
+                t.start = ns(w.start).into();
+                t.end = ns(Some(*end)).into();
                 if longest.is_none_or(|(_, e)| e < *end) {
                     longest = Some((id, *end));
                 }
@@ -502,7 +502,7 @@ impl Reconciler {
                 self.log.builder.get_mut(run.task).lane = lane;
             }
             let t = self.log.builder.get(run.task);
-            let (code, what) = match (t.start, t.end) {
+            let (code, what) = match (t.start.get(), t.end.get()) {
                 (Some(_), None) => ("distbuild.unfinished-task", "started but never finished"),
                 (None, Some(_)) => ("distbuild.unstarted-task", "finished but never started"),
                 _ => continue,

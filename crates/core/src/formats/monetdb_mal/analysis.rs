@@ -58,8 +58,8 @@ pub fn execution_paths(model: &Model, run: &MalRun) -> Vec<ExecutionPath> {
                 at = best[t.index()];
             }
             tasks.reverse();
-            let starts = x.tasks.iter().filter_map(|&t| model.task(t).start).min();
-            let ends = x.tasks.iter().filter_map(|&t| model.task(t).end).max();
+            let starts = x.tasks.iter().filter_map(|&t| model.task(t).start.get()).min();
+            let ends = x.tasks.iter().filter_map(|&t| model.task(t).end.get()).max();
             ExecutionPath {
                 execution: x.id,
                 total: end.and_then(|e| crit[e.index()]).unwrap_or(0),
@@ -176,7 +176,7 @@ pub fn core_use(model: &Model) -> CoreUse {
     let mut edges: Vec<(Nanos, i32)> = Vec::new();
     let mut per_lane: BTreeMap<u32, Vec<(Nanos, Nanos)>> = BTreeMap::new();
     for t in model.tasks().iter().filter(|t| t.role == Role::Work) {
-        if let (Some(s), Some(e)) = (t.start, t.end) {
+        if let (Some(s), Some(e)) = (t.start.get(), t.end.get()) {
             edges.push((s, 1));
             edges.push((e, -1));
             per_lane.entry(t.lane.0).or_default().push((s, e));

@@ -30,7 +30,7 @@
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::monetdb_mal::{Generation, MalEvent, MalTrace, State};
 use crate::hash::FastMap;
-use crate::model::{Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId};
+use crate::model::{Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId, When};
 use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 
@@ -314,8 +314,8 @@ impl Replay {
                 let t = match self.open.get_mut(&key).and_then(Vec::pop) {
                     Some(t) => {
                         let task = self.b.get_mut(t);
-                        let end = time.max(task.start.unwrap_or(time));
-                        task.end = Some(end);
+                        let end = time.max(task.start.get().unwrap_or(time));
+                        task.end = When::at(end);
                         self.window = self.window.map(|(a, b)| (a.min(end), b.max(end)));
                         if let Some(size) = e.size.filter(|&s| s > 0) {
                             task.payload_mut().bytes = Some((size as u64).saturating_mul(1 << 20));

@@ -42,7 +42,7 @@ pub fn ninja_json(d: &Dataset) -> Value {
         },
         "longest": longest(d).iter().map(|&t| json!({
             "output": m.label(t), "lane": m.lanes()[m.task(t).lane.index()].name,
-            "start_ms": m.task(t).start.map(|s| Ms(s).json()), "end_ms": m.task(t).end.map(|e| Ms(e).json()),
+            "start_ms": m.task(t).start.get().map(|s| Ms(s).json()), "end_ms": m.task(t).end.get().map(|e| Ms(e).json()),
         })).collect::<Vec<_>>(),
     })
 }

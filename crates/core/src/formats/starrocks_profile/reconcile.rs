@@ -34,7 +34,7 @@ use super::run::{
 };
 use super::{Counter, Node, Profile, Value};
 use crate::diagnostics::{Diagnostics, Position, Severity};
-use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId};
+use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId, When};
 
 /// `NAME (plan_node_id=N)…` → (NAME, N).
 fn operator_name(node: &str) -> Option<(&str, i64)> {
@@ -438,10 +438,10 @@ fn schedule(b: &mut ModelBuilder, edges: &[(usize, usize)]) -> Nanos {
         }
         placed[i] = true;
         let task = b.get_mut(TaskId(i as u32));
-        let duration = task.end.unwrap_or(0);
-        task.start = Some(start[i]);
-        task.end = Some(start[i].saturating_add(duration));
+        let duration = task.end.get().unwrap_or(0);
         let end = start[i].saturating_add(duration);
+        task.start = When::at(start[i]);
+        task.end = When::at(end);
         last = last.max(end);
         for &f in &feeds[i] {
             start[f] = start[f].max(end);

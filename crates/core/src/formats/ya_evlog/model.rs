@@ -38,7 +38,7 @@ pub(crate) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     }
     let window = tasks
         .iter()
-        .filter_map(|t| Some((t.start?, t.end?)))
+        .filter_map(|t| Some((t.start.get()?, t.end.get()?)))
         .fold(None, |w: Option<(i64, i64)>, (s, e)| Some(w.map_or((s, e), |(a, z)| (a.min(s), z.max(e)))));
     for t in tasks {
         b.task(t);

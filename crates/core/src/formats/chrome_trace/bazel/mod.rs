@@ -136,7 +136,7 @@ fn phases(trace: &ChromeTrace, slice_task: &[Option<TaskId>], b: &ModelBuilder) 
         )
         .collect();
     markers.sort_by_key(|m| m.0);
-    let task_ends = (0..b.len() as u32).filter_map(|i| b.get(TaskId(i)).end);
+    let task_ends = (0..b.len() as u32).filter_map(|i| b.get(TaskId(i)).end.get());
     let last = task_ends.chain(trace.counters.iter().map(|c| ns(c.ts))).max().unwrap_or(0);
     markers
         .iter()

@@ -98,7 +98,7 @@ pub fn bazel_path(
         let desc = description(name);
         let (cs, ce) = {
             let t = b.get(component);
-            (t.start.unwrap_or(0), t.end.unwrap_or(0))
+            (t.start.get().unwrap_or(0), t.end.get().unwrap_or(0))
         };
         let candidates = trace.strings.get(desc).and_then(|n| by_name.get(&n)).map_or(&[][..], |v| v.as_slice());
         let best = candidates
@@ -106,7 +106,7 @@ pub fn bazel_path(
             .filter_map(|&j| {
                 let task = slice_task[j]?;
                 let t = b.get(task);
-                let (s, e) = (t.start?, t.end?);
+                let (s, e) = (t.start.get()?, t.end.get()?);
                 let meets = s <= ce.saturating_add(TOLERANCE) && e >= cs.saturating_sub(TOLERANCE);
                 (meets && !used.contains(&task))
                     .then(|| ((!evaluator(j), s.abs_diff(cs).saturating_add(e.abs_diff(ce)), s, j), task))

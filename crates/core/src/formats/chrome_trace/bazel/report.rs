@@ -20,8 +20,8 @@ fn step_json(m: &Model, s: &PathStep) -> Value {
     let task = m.task(t);
     json!({
         "uid": s.description, "name": m.label(t), "kind": m.kinds()[task.kind.index()].name,
-        "lane": m.lanes()[task.lane.index()].name, "start_ms": task.start.map(|x| Ms(x).json()),
-        "end_ms": task.end.map(|x| Ms(x).json()), "bazel_ms": Ms(s.duration).json(), "on_action": s.action.is_some(),
+        "lane": m.lanes()[task.lane.index()].name, "start_ms": task.start.get().map(|x| Ms(x).json()),
+        "end_ms": task.end.get().map(|x| Ms(x).json()), "bazel_ms": Ms(s.duration).json(), "on_action": s.action.is_some(),
     })
 }
 

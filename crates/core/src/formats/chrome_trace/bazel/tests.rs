@@ -54,7 +54,7 @@ fn components_land_on_their_actions_in_bazel_order() {
         .path
         .iter()
         .map(|s| {
-            let a = s.action.map(|a| (m.lanes()[m.task(a).lane.index()].name.clone(), m.task(a).start.unwrap()));
+            let a = s.action.map(|a| (m.lanes()[m.task(a).lane.index()].name.clone(), m.task(a).start.get().unwrap()));
             (s.description.clone(), a, s.duration)
         })
         .collect();

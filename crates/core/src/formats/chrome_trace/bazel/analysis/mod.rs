@@ -25,10 +25,10 @@ pub struct BazelPaths {
 /// Bazel's paths, or `None` when the profile has no critical path.
 pub fn paths(model: &Model, run: &BazelRun) -> Option<BazelPaths> {
     let tasks: Vec<TaskId> = run.path.iter().map(PathStep::task).collect();
-    let first = model.task(*tasks.first()?).start.unwrap_or(0);
-    let last = tasks.iter().filter_map(|&t| model.task(t).end).max().unwrap_or(first);
-    let end = |t: TaskId| model.task(t).end.unwrap_or(0);
-    let start = |t: TaskId| model.task(t).start.unwrap_or(0);
+    let first = model.task(*tasks.first()?).start.get().unwrap_or(0);
+    let last = tasks.iter().filter_map(|&t| model.task(t).end.get()).max().unwrap_or(first);
+    let end = |t: TaskId| model.task(t).end.get().unwrap_or(0);
+    let start = |t: TaskId| model.task(t).start.get().unwrap_or(0);
     let gaps = (0..tasks.len())
         .map(|i| if i == 0 { 0 } else { start(tasks[i]).saturating_sub(end(tasks[i - 1])).max(0) })
         .collect();

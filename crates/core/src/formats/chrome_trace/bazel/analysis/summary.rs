@@ -201,7 +201,7 @@ fn overlap(a: (Nanos, Nanos), b: (Nanos, Nanos)) -> Nanos {
 
 fn span(m: &Model, t: TaskId) -> Option<(Nanos, Nanos)> {
     let task = m.task(t);
-    Some((task.start?, task.end?))
+    Some((task.start.get()?, task.end.get()?))
 }
 
 /// The phases as `analyze-profile` lists them: one row per phase name,
@@ -310,7 +310,7 @@ fn evaluators_busy(m: &Model, window: Option<(Nanos, Nanos)>) -> Option<u32> {
     let (a, b) = window?;
     let mut busy = vec![false; m.lanes().len()];
     for t in m.tasks().iter() {
-        if let (Some(s), Some(e)) = (t.start, t.end) {
+        if let (Some(s), Some(e)) = (t.start.get(), t.end.get()) {
             if s >= a && e <= b {
                 busy[t.lane.index()] = true;
             }
