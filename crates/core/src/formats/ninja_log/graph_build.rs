@@ -21,7 +21,8 @@ use crate::formats::ninja_log::canon::canonical;
 use crate::hash::FastMap;
 use crate::model::{Model, ModelBuilder, TaskId, NANOS_PER_MS};
 
-/// Under this share of the manifest's edges, a build is called a rebuild.
+/// Under this share of the edges a plain `ninja` runs from nothing, a
+/// build is called a rebuild.
 const FEW: f64 = 0.5;
 
 const NONE: u32 = u32::MAX;
@@ -49,6 +50,34 @@ fn discovered(graph: &Graph, deps: Option<&DepsLog>) -> FastMap<u32, Vec<u32>> {
         }
     }
     out
+}
+
+/// How many edges a plain `ninja` would run from nothing: the non-phony
+/// edges the `default` targets need, or, without any, those every root
+/// (a node no edge takes as input) needs.
+fn default_edges(graph: &Graph) -> u64 {
+    let mut roots: Vec<u32> = graph.defaults.clone();
+    if roots.is_empty() {
+        let mut used = vec![false; graph.nodes.len()];
+        for e in &graph.edges {
+            for &n in &e.ins {
+                used[n as usize] = true;
+            }
+        }
+        roots = (0..graph.nodes.len() as u32).filter(|&n| !used[n as usize]).collect();
+    }
+    let mut seen = vec![false; graph.edges.len()];
+    let mut count = 0;
+    let mut todo: Vec<u32> = roots.iter().map(|&n| graph.producer[n as usize]).filter(|&e| e != NO_EDGE).collect();
+    while let Some(e) = todo.pop() {
+        if std::mem::replace(&mut seen[e as usize], true) {
+            continue;
+        }
+        let edge = &graph.edges[e as usize];
+        count += u64::from(!graph.is_phony(edge));
+        todo.extend(edge.waits_for().iter().map(|&n| graph.producer[n as usize]).filter(|&p| p != NO_EDGE));
+    }
+    count
 }
 
 /// The tasks a phony edge stands for in one build, found without recursion.
@@ -116,6 +145,7 @@ pub fn reconcile(
     let split = builds(log);
     let discovered = discovered(graph, deps);
     let manifest_edges = graph.edges.iter().filter(|e| !graph.is_phony(e)).count() as u64;
+    let default_edges = default_edges(graph);
     let count = split.builds.len();
     let mut out = Vec::with_capacity(count);
     for (n, records) in split.builds.iter().enumerate() {
@@ -207,10 +237,11 @@ pub fn reconcile(
             build: n as u64 + 1,
             builds: count as u64,
             manifest_edges,
+            default_edges,
             unmatched,
             dependencies,
             from_deps_log,
-            rebuild: (ran as f64) < FEW * manifest_edges as f64,
+            rebuild: (ran as f64) < FEW * default_edges as f64,
             weighted: ms.iter().map(|w| (w * NANOS_PER_MS as f64).round() as i64).collect(),
             by_extension,
         };

@@ -27,10 +27,11 @@ pub fn top_weighted(g: &BuildGraph) -> Vec<TaskId> {
 pub fn ran_line(run: &NinjaRun, g: &BuildGraph) -> String {
     let edges = run.builds.first().map_or(0, |b| b.edges);
     let mut s = format!(
-        "build {} of {} in the log: {} of the manifest's {} edges ran, {} dependencies between them ({} from the deps log)",
+        "build {} of {} in the log: {} edges ran (a build from nothing runs {} of the manifest's {}), {} dependencies between them ({} from the deps log)",
         g.build,
         g.builds,
         group(edges),
+        group(g.default_edges),
         group(g.manifest_edges),
         group(g.dependencies),
         group(g.from_deps_log)
@@ -65,7 +66,7 @@ pub fn graph_json(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> Value {
         "ninja": {
             "version": run.version,
             "build": g.build, "builds": g.builds, "edges_ran": run.builds.first().map_or(0, |b| b.edges),
-            "manifest_edges": g.manifest_edges, "dependencies": g.dependencies, "from_deps_log": g.from_deps_log,
+            "manifest_edges": g.manifest_edges, "default_edges": g.default_edges, "dependencies": g.dependencies, "from_deps_log": g.from_deps_log,
             "unmatched_outputs": g.unmatched, "rebuild": g.rebuild,
         },
         "critical_path": {

@@ -51,14 +51,17 @@ pub struct BuildGraph {
     pub builds: u64,
     /// Edges of the manifest that run a command (phony aside).
     pub manifest_edges: u64,
+    /// Of them, those a plain `ninja` runs from nothing (what the
+    /// `default` targets need, else what every root needs).
+    pub default_edges: u64,
     /// Records whose output no manifest edge builds.
     pub unmatched: u64,
     /// Dependencies between edges that ran.
     pub dependencies: u64,
     /// Of them, found only through the deps log.
     pub from_deps_log: u64,
-    /// It ran under half the manifest's edges: a rebuild, whose path
-    /// covers only what ran.
+    /// It ran under half of `default_edges`: a rebuild, whose path covers
+    /// only what ran.
     pub rebuild: bool,
     /// Chromium's weighted time of each task (by task id), ns.
     pub weighted: Vec<Nanos>,
