@@ -158,24 +158,28 @@ pub fn reconcile(
         // Each log edge's manifest edge, and each manifest edge's task.
         let mut task_of = vec![NONE; graph.edges.len()];
         let mut edge_of = vec![NONE; tasks.len()];
-        let mut unmatched = 0u64;
+        let mut unmatched: Vec<&str> = Vec::new();
         for (t, target) in edges.iter().enumerate() {
             for output in &target.outputs {
                 let producer = graph.node(&canonical(output)).map_or(NO_EDGE, |n| graph.producer[n as usize]);
                 if producer == NO_EDGE {
-                    unmatched += 1;
-                    let line =
-                        records.iter().map(|&i| &log.records[i]).find(|r| &r.output == output).map_or(0, |r| r.line);
-                    diags.report(
-                        Severity::Warning,
-                        "ninja.unmatched",
-                        Position::Line(line),
-                        format!("no edge of the manifest builds `{output}`: this edge has no dependencies"),
-                    );
+                    unmatched.push(output);
                 } else if edge_of[t] == NONE {
                     edge_of[t] = producer;
                     task_of[producer as usize] = tasks[t].0;
                 }
+            }
+        }
+        if !unmatched.is_empty() {
+            let line_of: FastMap<&str, u64> =
+                records.iter().map(|&i| (log.records[i].output.as_str(), log.records[i].line)).collect();
+            for output in &unmatched {
+                diags.report(
+                    Severity::Warning,
+                    "ninja.unmatched",
+                    Position::Line(line_of.get(output).copied().unwrap_or(0)),
+                    format!("no edge of the manifest builds `{output}`: this edge has no dependencies"),
+                );
             }
         }
         let mut phony = Phony::new(graph);
@@ -238,7 +242,7 @@ pub fn reconcile(
             builds: count as u64,
             manifest_edges,
             default_edges,
-            unmatched,
+            unmatched: unmatched.len() as u64,
             dependencies,
             from_deps_log,
             rebuild: (ran as f64) < FEW * default_edges as f64,

@@ -21,6 +21,10 @@ use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::ninja_log::canon::canonical;
 use crate::hash::FastMap;
 
+/// Includes and subninjas nested deeper than this are not read (the
+/// reading recurses; real builds nest a few levels).
+const MAX_DEPTH: usize = 200;
+
 /// No edge (a node nothing builds: a source).
 pub const NO_EDGE: u32 = u32::MAX;
 
@@ -273,6 +277,10 @@ impl Evaluator<'_> {
                         "ninja-manifest.include",
                         format!("'{path}' includes itself; skipped"),
                     );
+                }
+                if self.stack.len() >= MAX_DEPTH {
+                    let message = format!("'{path}' is nested {MAX_DEPTH} includes deep; skipped");
+                    return self.warn(file, line, "ninja-manifest.include", message);
                 }
                 let inner = if matches!(located.statement, Statement::Subninja(_)) {
                     self.scopes.push(Scope { parent: Some(scope), ..Scope::default() });
