@@ -3,7 +3,11 @@
 //! of 100,000 edges by default, its `.ninja_log` and `.ninja_deps`, read,
 //! matched and pathed natively.
 //!
-//!     cargo run --release -p longpole-bench --bin ninja-bench [EDGES...]
+//!     cargo run --release -p longpole-bench --bin ninja-bench [--write DIR] [EDGES...]
+//!
+//! `--write DIR` also writes the files of the first size there (the
+//! subninjas under `DIR/obj/`), for the browser:
+//! `node tests/e2e/measure-big-file.mjs $(find DIR -type f)`.
 //!
 //! The build: targets of 500 compiles each; every target's compiles wait
 //! (order-only, through a phony stamp) for a generated header, read 20 of
@@ -148,8 +152,19 @@ fn time<S, T>(mut setup: impl FnMut() -> S, mut f: impl FnMut(S) -> T) -> (f64, 
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let write_to = args.iter().position(|a| a == "--write").and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![100_000] } else { sizes };
+    if let (Some(dir), Some(&edges)) = (&write_to, sizes.first()) {
+        for (name, bytes) in files(edges) {
+            let path = dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("the directory to write to can be made");
+            }
+            std::fs::write(&path, bytes).expect("the files can be written");
+        }
+    }
     println!(
         "| edges | manifest files | manifest MB | log MB | deps MB | read, ms | match + graph, ms | paths, ms | total, ms | path edges |"
     );

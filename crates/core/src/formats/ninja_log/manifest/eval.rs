@@ -139,11 +139,12 @@ struct Evaluator<'a> {
 }
 
 /// Evaluates the manifests `files` (name, content) given together: the
-/// root is the one named `build.ninja` (else the first), the others are
-/// read where it includes them; `diags[i]` takes file `i`'s diagnostics.
+/// root is the one named `build.ninja`, else the first that no other
+/// includes (by content: the name is only a hint); the others are read
+/// where it includes them; `diags[i]` takes file `i`'s diagnostics.
 pub fn evaluate(files: &[(&str, &Manifest)], diags: &mut [Diagnostics]) -> Graph {
-    let root = files.iter().position(|(name, _)| name.rsplit(['/', '\\']).next() == Some("build.ninja")).unwrap_or(0);
-    let names = files.iter().map(|(n, _)| canonical(n)).collect();
+    let names: Vec<String> = files.iter().map(|(n, _)| canonical(n)).collect();
+    let root = root(files, &names);
     let mut e =
         Evaluator { files, names, diags, scopes: vec![Scope::default()], graph: Graph::default(), stack: Vec::new() };
     e.graph.rules.push("phony".into());
@@ -162,6 +163,27 @@ pub fn evaluate(files: &[(&str, &Manifest)], diags: &mut [Diagnostics]) -> Graph
         }
     }
     e.graph
+}
+
+/// The root among `files`: the one named `build.ninja`, else the first
+/// that no include or subninja of another names (its path read without
+/// variables), else the first.
+fn root(files: &[(&str, &Manifest)], names: &[String]) -> usize {
+    if let Some(i) = names.iter().position(|n| n.rsplit('/').next() == Some("build.ninja")) {
+        return i;
+    }
+    let mut included = vec![false; files.len()];
+    for (i, (_, m)) in files.iter().enumerate() {
+        for located in &m.statements {
+            if let Statement::Include(p) | Statement::Subninja(p) = &located.statement {
+                match find_file(names, &p.evaluate(&mut |_| None)) {
+                    Some(j) if j != i => included[j] = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    included.iter().position(|&inc| !inc).unwrap_or(0)
 }
 
 /// The includes and subninjas of `files` (evaluated as [`evaluate`] does)

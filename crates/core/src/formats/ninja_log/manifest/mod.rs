@@ -69,6 +69,14 @@ impl Format for NinjaManifestFormat {
         let mut logical: Vec<u8> = Vec::new();
         for line in input.head.split_inclusive(|&b| b == b'\n') {
             if !line.ends_with(b"\n") && !input.at_eof {
+                // A cut line says no when it cannot start a statement, or
+                // is one word longer than any keyword or variable name.
+                let cut = if logical.is_empty() { line } else { &logical[..] };
+                let word = cut.iter().take_while(|&&b| ident_byte(b)).count();
+                let starts = cut.first().is_none_or(|&b| ident_byte(b) || b == b' ' || b == b'#');
+                if !starts || (word == cut.len() && word > LONGEST_WORD) {
+                    return Sniff::No;
+                }
                 break;
             }
             let line = trim_eol(line);
@@ -107,6 +115,13 @@ impl Format for NinjaManifestFormat {
     fn reader(&self) -> Box<dyn FormatReader> {
         Box::new(Reader::default())
     }
+}
+
+/// Longer than this, a word that starts a statement is no keyword or name.
+const LONGEST_WORD: usize = 256;
+
+fn ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
 }
 
 fn trim_eol(line: &[u8]) -> &[u8] {

@@ -160,4 +160,17 @@ fn a_manifest_is_recognised_by_content() {
     assert_eq!(sniff("a = 1\n"), Sniff::No);
     let cut = NinjaManifestFormat.sniff(SniffInput { head: b"# only comments\n", at_eof: false, name: "x" });
     assert_eq!(cut, Sniff::NeedMore);
+    let zeros = NinjaManifestFormat.sniff(SniffInput { head: &[0; 100], at_eof: false, name: "x" });
+    assert_eq!(zeros, Sniff::No);
+}
+
+#[test]
+fn the_root_is_found_by_content_when_not_named_build_ninja() {
+    let (g, d) = graph(&[
+        ("rules.ninja", "rule cc\n  command = cc\n"),
+        ("renamed-manifest", "include CMakeFiles/rules.ninja\nbuild a.o: cc a.c\n"),
+    ]);
+    assert_eq!(g.read, [1, 0]);
+    assert_eq!(g.edges.len(), 1);
+    assert!(d.iter().all(|d| d.kept().is_empty()), "{d:?}");
 }
