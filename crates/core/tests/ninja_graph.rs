@@ -126,6 +126,20 @@ fn a_missing_include_is_named() {
     assert!(diags.contains("unknown build rule 'cc'"), "{diags}");
 }
 
+#[test]
+fn without_a_manifest_that_makes_its_outputs_no_path_is_claimed() {
+    let deps = deps();
+    let alone = json(&[(".ninja_log", LOG.as_bytes()), (".ninja_deps", &deps)], 4096);
+    assert!(alone["no_path_reason"].as_str().unwrap().contains("not what it waited for"), "{alone}");
+    assert!(alone["diagnostics"].to_string().contains("ninja-deps.alone"));
+    let other = "rule r\n  command = x\nbuild elsewhere.o: r x.c\n";
+    let unrelated = json(&[(".ninja_log", LOG.as_bytes()), ("build.ninja", other.as_bytes())], 4096);
+    for run in runs(&unrelated) {
+        assert!(run["no_path_reason"].as_str().unwrap().starts_with("No output of this build"), "{run}");
+        assert!(run["critical_path"].is_null());
+    }
+}
+
 fn fixture(dir: &str) -> Vec<(String, Vec<u8>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ninja").join(dir);
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&root)

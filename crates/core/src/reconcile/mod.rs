@@ -117,7 +117,9 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         })
         .collect();
     // ninja logs given with their build graph are joined along it.
-    if !manifests.is_empty() || !ninja_deps.is_empty() {
+    if manifests.is_empty() {
+        crate::formats::ninja_log::with_graph::deps_alone(&ninja_deps, &mut infos);
+    } else {
         let mut ninja_logs = Vec::new();
         let mut others = Vec::new();
         for (i, run) in runs {

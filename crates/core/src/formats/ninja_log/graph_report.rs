@@ -96,6 +96,15 @@ pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "ninja log v{} with its build graph: {}.", run.version, ran_line(run, g));
     let wall = run.builds.first().map_or(0, |b| b.wall);
+    if d.no_path().is_none() {
+        paths_text(&mut out, m, &r, wall);
+    }
+    weighted_text(&mut out, m, g);
+    out
+}
+
+/// Both paths, the blocking chain with its idle gaps.
+fn paths_text(out: &mut String, m: &Model, r: &YaReport<'_>, wall: Nanos) {
     let _ = writeln!(
         out,
         "\nCritical path ({} of the build's {}, {} edges; the largest sum of durations through what each edge waited for):",
@@ -104,7 +113,7 @@ pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
         r.ya.tasks.len()
     );
     for &t in &r.ya.tasks {
-        line(&mut out, m, t, "");
+        line(out, m, t, "");
     }
     let _ = writeln!(
         out,
@@ -112,8 +121,12 @@ pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
         r.steps.len()
     );
     for s in &r.steps {
-        line(&mut out, m, s.task, &format!("  idle {:>10}", duration_label(s.gap)));
+        line(out, m, s.task, &format!("  idle {:>10}", duration_label(s.gap)));
     }
+}
+
+/// Weighted time by extension, then the edges with the most.
+fn weighted_text(out: &mut String, m: &Model, g: &BuildGraph) {
     let _ = writeln!(out, "\nWeighted time by extension (Chromium's post_build_ninja_summary.py):");
     for e in &g.by_extension {
         let _ = writeln!(
@@ -135,5 +148,4 @@ pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
             m.label(t)
         );
     }
-    out
 }

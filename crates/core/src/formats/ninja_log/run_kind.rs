@@ -50,7 +50,11 @@ impl RunKind for NinjaRun {
     }
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
-        if self.graph.is_some() {
+        if let Some(g) = &self.graph {
+            let outputs = self.builds.first().map_or(0, |b| b.outputs);
+            if g.unmatched >= outputs {
+                return Some("No output of this build is made by an edge of the build.ninja given with it (see the diagnostics): its edges' dependencies are unknown, so there is no critical path.");
+            }
             return None;
         }
         Some("A .ninja_log records when each edge ran, not what it waited for (that is in build.ninja): there are no dependencies, so there is no critical path.")

@@ -10,6 +10,19 @@ use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::model::InputInfo;
 use crate::run::Dataset;
 
+/// Deps logs given without a manifest say that they need one (the edges
+/// are in `build.ninja`).
+pub fn deps_alone(deps: &[(usize, Box<DepsLog>)], infos: &mut [InputInfo]) {
+    for (i, _) in deps {
+        infos[*i].diagnostics.report(
+            Severity::Info,
+            "ninja-deps.alone",
+            Position::Whole,
+            "a deps log names inputs, not the edges that made them: open it together with build.ninja and the .ninja_log",
+        );
+    }
+}
+
 /// The runs of `logs` along the graph of `manifests` (and the first of
 /// `deps`), each input's diagnostics added to its `infos` entry. With no
 /// log, the manifests and deps logs say they have no times.
