@@ -140,6 +140,16 @@ fn without_a_manifest_that_makes_its_outputs_no_path_is_claimed() {
     }
 }
 
+#[test]
+fn a_phony_cycle_ends_and_self_dependencies_are_dropped() {
+    let manifest =
+        "rule r\n  command = x\nbuild p: phony q a.o\nbuild q: phony p\nbuild a.o: r a.c\nbuild b.o: r b.c || p b.o\n";
+    let log = "# ninja log v5\n0\t10\t0\ta.o\th1\n10\t30\t0\tb.o\th2\n";
+    let v = json(&[(".ninja_log", log.as_bytes()), ("build.ninja", manifest.as_bytes())], 4096);
+    assert_eq!(outputs(&v["critical_path"]["steps"]), ["a.o", "b.o"]);
+    assert_eq!(v["ninja"]["dependencies"].as_u64(), Some(1));
+}
+
 fn fixture(dir: &str) -> Vec<(String, Vec<u8>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ninja").join(dir);
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&root)

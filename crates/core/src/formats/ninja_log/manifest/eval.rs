@@ -132,6 +132,8 @@ struct Rule {
 struct Evaluator<'a> {
     files: &'a [(&'a str, &'a Manifest)],
     names: Vec<String>,
+    /// The root manifest's directory, which includes are read from.
+    dir: String,
     diags: &'a mut [Diagnostics],
     scopes: Vec<Scope>,
     graph: Graph,
@@ -145,8 +147,9 @@ struct Evaluator<'a> {
 pub fn evaluate(files: &[(&str, &Manifest)], diags: &mut [Diagnostics]) -> Graph {
     let names: Vec<String> = files.iter().map(|(n, _)| canonical(n)).collect();
     let root = root(files, &names);
-    let mut e =
-        Evaluator { files, names, diags, scopes: vec![Scope::default()], graph: Graph::default(), stack: Vec::new() };
+    let dir = names.get(root).and_then(|n| n.rsplit_once('/')).map_or(String::new(), |(d, _)| d.to_owned());
+    let scopes = vec![Scope::default()];
+    let mut e = Evaluator { files, names, dir, diags, scopes, graph: Graph::default(), stack: Vec::new() };
     e.graph.rules.push("phony".into());
     e.scopes[0].rules.insert("phony".into(), Rule { id: 0, pool: None });
     if !files.is_empty() {
@@ -176,7 +179,7 @@ fn root(files: &[(&str, &Manifest)], names: &[String]) -> usize {
     for (i, (_, m)) in files.iter().enumerate() {
         for located in &m.statements {
             if let Statement::Include(p) | Statement::Subninja(p) = &located.statement {
-                match find_file(names, &p.evaluate(&mut |_| None)) {
+                match find_file(names, "", &p.evaluate(&mut |_| None)) {
                     Some(j) if j != i => included[j] = true,
                     _ => {}
                 }
@@ -193,10 +196,14 @@ pub fn missing(files: &[(&str, &Manifest)]) -> Vec<String> {
     evaluate(files, &mut diags).missing.into_iter().map(|m| m.path).collect()
 }
 
-/// The file among `names` (the files' canonical names) that an include of `path` names.
-fn find_file(names: &[String], path: &str) -> Option<usize> {
+/// The file among `names` (the files' canonical names) that an include of
+/// `path` names: the one at `path` from the directory of the root, `dir`
+/// (ninja's working directory), else at `path`, else the one whose name
+/// ends with it, else the one file with its file name.
+fn find_file(names: &[String], dir: &str, path: &str) -> Option<usize> {
     let want = canonical(path);
-    if let Some(i) = names.iter().position(|n| *n == want) {
+    let from_dir = if dir.is_empty() { want.clone() } else { canonical(&format!("{dir}/{path}")) };
+    if let Some(i) = names.iter().position(|n| *n == from_dir).or_else(|| names.iter().position(|n| *n == want)) {
         return Some(i);
     }
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
@@ -288,7 +295,7 @@ impl Evaluator<'_> {
             }
             Statement::Include(p) | Statement::Subninja(p) => {
                 let path = self.eval(scope, p);
-                let Some(found) = find_file(&self.names, &path) else {
+                let Some(found) = find_file(&self.names, &self.dir, &path) else {
                     self.graph.missing.push(Missing { path, file, line });
                     return;
                 };

@@ -174,3 +174,16 @@ fn the_root_is_found_by_content_when_not_named_build_ninja() {
     assert_eq!(g.edges.len(), 1);
     assert!(d.iter().all(|d| d.kept().is_empty()), "{d:?}");
 }
+
+#[test]
+fn includes_are_found_from_the_root_s_directory_first() {
+    // GN writes a toolchain.ninja per toolchain: the names alone are ambiguous.
+    let (g, d) = graph(&[
+        ("out/Default/clang_x64/toolchain.ninja", "rule cc\n  command = host\nbuild host.o: cc a.c\n"),
+        ("out/Default/toolchain.ninja", "rule cc\n  command = target\nbuild target.o: cc a.c\n"),
+        ("out/Default/build.ninja", "subninja toolchain.ninja\nsubninja clang_x64/toolchain.ninja\n"),
+    ]);
+    assert!(d.iter().all(|d| d.kept().is_empty()), "{d:?}");
+    assert_eq!(g.read, [2, 1, 0]);
+    assert_eq!(g.nodes.iter().filter(|n| n.ends_with(".o")).count(), 2);
+}
