@@ -35,3 +35,17 @@ test('a ninja log dropped with its build graph shows the CLI\'s critical path', 
     await app.close();
   }
 });
+
+test('the sample ninja build opens on its critical path', async () => {
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('sample-ninja-graph').click();
+    await app.page.getByTestId('analysis-ready').waitFor();
+    assert.equal(await app.page.getByTestId('detected-format').textContent(), 'ninja-log');
+    const steps = await app.page.getByTestId('critical-path-task').evaluateAll((els) => els.map((e) => e.dataset.uid));
+    assert.deepEqual(steps, ['gen/config.h', 'CMakeFiles/app.dir/src/f4.c.o', 'app']);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});

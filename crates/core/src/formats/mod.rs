@@ -206,10 +206,10 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
     &ninja_log::NinjaLogFormat,
-    &starrocks_profile::StarRocksFormat,
-    &chrome_trace::ChromeTraceFormat,
     &ninja_log::deps_log::NinjaDepsFormat,
     &ninja_log::manifest::NinjaManifestFormat,
+    &starrocks_profile::StarRocksFormat,
+    &chrome_trace::ChromeTraceFormat,
 ];
 
 /// The id of the registered format named `name` (`ghc-eventlog`).
