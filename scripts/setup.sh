@@ -4,8 +4,10 @@
 #
 # A fresh machine needs rustup stable, Node/npm and Debian's apt; everything
 # else comes from here: the wasm32 target, trunk, wasm-bindgen-cli (the exact
-# version in Cargo.lock), Debian's chromium and chromium-driver, and the npm
-# packages (binaryen's wasm-opt, playwright-core). Nothing downloads a browser.
+# version in Cargo.lock), Debian's chromium and chromium-driver, Debian's
+# ninja-build, cmake and meson (the real ninja builds of the tests), and the
+# npm packages (binaryen's wasm-opt, playwright-core). Nothing downloads a
+# browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +38,15 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+fi
+
+# The tests build real CMake and Meson projects with ninja (crates/cli/tests/ninja_real.rs).
+if ! command -v ninja >/dev/null || ! command -v cmake >/dev/null || ! command -v meson >/dev/null; then
+  say "installing Debian's ninja-build, cmake and meson"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq ninja-build cmake meson
 fi
 
 if ! node -e 'const l=require("./package-lock.json").packages;for(const[p,v]of Object.entries(l)){if(!p)continue;if(require("./"+p+"/package.json").version!==v.version)process.exit(1)}' 2>/dev/null; then

@@ -73,6 +73,12 @@ pub const SAMPLES: &[Sample] = &[
         credit: "the .ninja_log committed to an archive of google/kati: three builds of kati (shared corpus)",
     },
     Sample {
+        id: "ninja-graph",
+        label: "ninja build with its graph",
+        files: &["ninja-cmake.ninja_log", "ninja-cmake-build.ninja", "rules.ninja", "ninja-cmake.ninja_deps"],
+        credit: "a CMake project with a generated header every object waits for, built with ninja -j2 by crates/cli/tests/ninja_real.rs",
+    },
+    Sample {
         id: "starrocks",
         label: "StarRocks query profile",
         files: &["starrocks-profile1.txt"],

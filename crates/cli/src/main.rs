@@ -2,6 +2,7 @@
 //! disk ([`read`]) and prints what the core computes. No analysis lives here.
 
 mod chunks;
+mod includes;
 mod read;
 
 use anyhow::{bail, Context, Result};
@@ -141,8 +142,9 @@ fn run(cli: Cli) -> Result<()> {
     let join: report::Join<'_> = if threads > 1 { &both } else { &report::in_turn };
     match cli.command {
         Command::Analyze { files, graph, format, group_b, field, kind } => {
-            let inputs =
-                read_all(&files.iter().chain(&group_b).chain(&graph).map(PathBuf::as_path).collect::<Vec<_>>())?;
+            let paths: Vec<&Path> = files.iter().chain(&group_b).chain(&graph).map(PathBuf::as_path).collect();
+            let mut inputs = read_all(&paths)?;
+            includes::read_includes(&mut inputs, &paths, threads)?;
             let analysis = reconcile_with(inputs, join);
             let comparison = if group_b.is_empty() {
                 None
@@ -175,7 +177,9 @@ fn run(cli: Cli) -> Result<()> {
             std::mem::forget(analysis);
         }
         Command::Export { files, to, kind, output } => {
-            let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
+            let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+            let mut inputs = read_all(&paths)?;
+            includes::read_includes(&mut inputs, &paths, threads)?;
             let analysis = reconcile_with(inputs, join);
             if matches!(to, Export::Folded) {
                 // Folded stacks can be many times the run's size: written as they are made.
@@ -249,7 +253,9 @@ fn run(cli: Cli) -> Result<()> {
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
         Command::Dump { files, ghc_events_show: false, mal_statements: false } => {
-            let inputs = read_all(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
+            let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+            let mut inputs = read_all(&paths)?;
+            includes::read_includes(&mut inputs, &paths, threads)?;
             for d in &reconcile_with(inputs, join).datasets {
                 emit(&longpole_core::dump::tasks(&d.model))?;
             }

@@ -71,6 +71,16 @@ impl Progress {
 /// keeping every byte of each (for rewriting and dumps) when
 /// `keep_source`; the first failure in the order given is the error.
 pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+        .collect();
+    read_named(paths, &names, threads, keep_source)
+}
+
+/// [`read_all`], each input named `names[i]` rather than by its file name
+/// (an included ninja file by the path its manifest gives).
+pub fn read_named(paths: &[&Path], names: &[String], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
     let progress = Progress::new();
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<Input>>>> = paths.iter().map(|_| Mutex::new(None)).collect();
@@ -78,8 +88,8 @@ pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Ve
         for _ in 0..threads.clamp(1, paths.len().max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(path) = paths.get(i) else { break };
-                let read = read(path, &progress, threads, keep_source);
+                let (Some(path), Some(name)) = (paths.get(i), names.get(i)) else { break };
+                let read = read(path, name, &progress, threads, keep_source);
                 *results[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(read);
             });
         }
@@ -98,10 +108,9 @@ pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Ve
 
 /// Reads one file, keeping every byte of it when `keep_source`; with more
 /// than one thread, its chunks ahead on another.
-fn read(path: &Path, progress: &Progress, threads: usize, keep_source: bool) -> Result<Input> {
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_source: bool) -> Result<Input> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut ingest = Ingest::new(&name);
+    let mut ingest = Ingest::new(name);
     if keep_source {
         ingest.keep_source();
     }
@@ -109,7 +118,7 @@ fn read(path: &Path, progress: &Progress, threads: usize, keep_source: bool) -> 
     if let Some(len) = len {
         ingest.expect_bytes(len);
     }
-    let bar = progress.bar(&name, len.unwrap_or(0));
+    let bar = progress.bar(name, len.unwrap_or(0));
     // The first chunk is small: once it tells the format, a file whose
     // chunks are read ahead goes on in chunks of that size, others in slices.
     let mut chunks = LineChunks::new(file, AHEAD);

@@ -99,6 +99,11 @@ pub enum Parsed {
     YaEvlog(ya_evlog::Evlog),
     /// A MonetDB MAL trace, every byte of it.
     MonetdbMal(Box<monetdb_mal::MalTrace>),
+    /// A ninja manifest (`build.ninja` or a file it includes), read with
+    /// the `.ninja_log`.
+    NinjaManifest(Box<ninja_log::manifest::Manifest>),
+    /// A ninja deps log, read with the `.ninja_log` and its manifest.
+    NinjaDeps(Box<ninja_log::deps_log::DepsLog>),
     /// An input that is a run of its own.
     Run(Box<dyn RunInput>),
 }
@@ -133,7 +138,11 @@ impl Parsed {
         match self {
             Parsed::MonetdbMal(trace) => Some(trace.raw.clone()),
             Parsed::Run(run) => run.write_back(),
-            Parsed::Distbuild(_) | Parsed::YaGraph(_) | Parsed::YaEvlog(_) => None,
+            Parsed::Distbuild(_)
+            | Parsed::YaGraph(_)
+            | Parsed::YaEvlog(_)
+            | Parsed::NinjaManifest(_)
+            | Parsed::NinjaDeps(_) => None,
         }
     }
 }
@@ -197,6 +206,8 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
     &ninja_log::NinjaLogFormat,
+    &ninja_log::deps_log::NinjaDepsFormat,
+    &ninja_log::manifest::NinjaManifestFormat,
     &starrocks_profile::StarRocksFormat,
     &chrome_trace::ChromeTraceFormat,
 ];

@@ -6,6 +6,7 @@
 //! distributed query) and turned into the common [`Model`].
 
 use crate::diagnostics::{Position, Severity};
+use crate::formats::ninja_log::NinjaLog;
 use crate::formats::ya_graph::BuildGraph;
 use crate::formats::Parsed;
 use crate::ingest::Input;
@@ -59,12 +60,15 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
     let mut graphs = Vec::new();
     let mut traces = Vec::new();
     let mut runs = Vec::new();
+    let (mut manifests, mut ninja_deps) = (Vec::new(), Vec::new());
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
             Parsed::YaEvlog(log) => logs.push((i, Timed::Evlog(log))),
             Parsed::YaGraph(graph) => graphs.push((i, *graph)),
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
+            Parsed::NinjaManifest(m) => manifests.push((i, m)),
+            Parsed::NinjaDeps(d) => ninja_deps.push((i, d)),
             Parsed::Run(run) => runs.push((i, run)),
         }
         infos.push(info);
@@ -112,6 +116,30 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
             }
         })
         .collect();
+    // ninja logs given with their build graph are joined along it.
+    if manifests.is_empty() {
+        crate::formats::ninja_log::with_graph::deps_alone(&ninja_deps, &mut infos);
+    } else {
+        let mut ninja_logs = Vec::new();
+        let mut others = Vec::new();
+        for (i, run) in runs {
+            let parsed = Parsed::Run(run);
+            if parsed.read::<NinjaLog>().is_none() {
+                if let Parsed::Run(run) = parsed {
+                    others.push((i, run));
+                }
+            } else if let Some(log) = parsed.into_read::<NinjaLog>() {
+                ninja_logs.push((i, log));
+            }
+        }
+        runs = others;
+        datasets.extend(crate::formats::ninja_log::with_graph::datasets(
+            ninja_logs,
+            &manifests,
+            &ninja_deps,
+            &mut infos,
+        ));
+    }
     // Every other input is a run of its own, in the order given.
     for (i, run) in runs {
         let format = infos[i].format;

@@ -31,10 +31,17 @@
 //! **Caveats.** A line without five fields or with non-integer times is
 //! reported and skipped; the version is reported when it is not 5–7.
 
+pub mod canon;
+pub mod deps_log;
+pub mod graph_build;
+pub mod graph_report;
+pub mod manifest;
 pub mod reconcile;
 pub(crate) mod report;
 mod run_kind;
 pub mod tables;
+pub mod weighted;
+pub mod with_graph;
 
 use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};

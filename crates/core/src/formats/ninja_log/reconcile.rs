@@ -9,8 +9,8 @@
 //! the previous one ended, as `ninjatracing -a` does. ninja's log has no
 //! dependencies: there is no critical path.
 
-use crate::formats::ninja_log::{builds, slots, targets, NinjaLog};
-use crate::model::{Model, ModelBuilder, Nanos, Role, Task, NANOS_PER_MS};
+use crate::formats::ninja_log::{builds, slots, targets, NinjaLog, Target};
+use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId, NANOS_PER_MS};
 
 /// One build of a log.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -36,8 +36,50 @@ pub struct NinjaRun {
     pub version: u32,
     /// The log was recompacted: its builds could not be told apart.
     pub recompacted: bool,
-    /// Each build, in file order.
+    /// Each build, in file order (one, when read with its build graph).
     pub builds: Vec<BuildInfo>,
+    /// With its build graph: what the graph says of this build.
+    pub graph: Option<BuildGraph>,
+}
+
+/// One build read with its build graph ([`crate::formats::ninja_log::graph_build`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BuildGraph {
+    /// Which build of the log this is (from 1).
+    pub build: u64,
+    /// Builds in the log.
+    pub builds: u64,
+    /// Edges of the manifest that run a command (phony aside).
+    pub manifest_edges: u64,
+    /// Of them, those a plain `ninja` runs from nothing (what the
+    /// `default` targets need, else what every root needs).
+    pub default_edges: u64,
+    /// Records whose output no manifest edge builds.
+    pub unmatched: u64,
+    /// Dependencies between edges that ran.
+    pub dependencies: u64,
+    /// Of them, found only through the deps log.
+    pub from_deps_log: u64,
+    /// It ran under half of `default_edges`: a rebuild, whose path covers
+    /// only what ran.
+    pub rebuild: bool,
+    /// Chromium's weighted time of each task (by task id), ns.
+    pub weighted: Vec<Nanos>,
+    /// Weighted time per output extension, the largest first.
+    pub by_extension: Vec<ExtensionRow>,
+}
+
+/// Chromium's weighted time of the edges of one extension.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExtensionRow {
+    /// The extension as `post_build_ninja_summary.py` names it.
+    pub extension: String,
+    /// Its edges.
+    pub edges: u64,
+    /// Their weighted time, ns.
+    pub weighted: Nanos,
+    /// Their elapsed time, ns.
+    pub elapsed: Nanos,
 }
 
 /// The kind of an edge, by its output's extension.
@@ -52,42 +94,53 @@ pub fn kind_of(output: &str) -> &str {
     }
 }
 
-/// The model and run of a log.
+/// Lays one build's `edges` (of `outputs` records) on their slots in `b`,
+/// shifted by `offset` ms: its summary and each edge's task.
+pub fn lay_build(b: &mut ModelBuilder, edges: &[Target], outputs: usize, offset: i64) -> (BuildInfo, Vec<TaskId>) {
+    let slot = slots(edges);
+    let lanes: Vec<_> =
+        (0..slot.iter().copied().max().map_or(0, |m| m + 1)).map(|s| b.lane(&format!("slot {s}"))).collect();
+    let ms = |t: i64| t.saturating_add(offset).saturating_mul(NANOS_PER_MS);
+    let mut tasks = Vec::with_capacity(edges.len());
+    for (t, s) in edges.iter().zip(&slot) {
+        let kind = b.kind(kind_of(&t.outputs[0]), None);
+        let uid = b.sym(&t.outputs[0]);
+        let mut task = Task::new(uid, kind, Role::Work, lanes[*s as usize], Some(ms(t.start)), Some(ms(t.end)));
+        if t.outputs.len() > 1 {
+            task.name = Some(b.sym(&t.outputs.join(", ")));
+        }
+        tasks.push(b.task(task));
+    }
+    let first = edges.iter().map(|t| t.start).min().unwrap_or(0);
+    let last = edges.iter().map(|t| t.end).max().unwrap_or(0);
+    let span = |t: i64| t.saturating_mul(NANOS_PER_MS);
+    let info = BuildInfo {
+        outputs: outputs as u64,
+        edges: edges.len() as u64,
+        start: ms(first),
+        wall: span(last - first),
+        busy: edges.iter().map(|t| span(t.end - t.start)).sum(),
+        slots: lanes.len() as u32,
+    };
+    (info, tasks)
+}
+
+/// The model and run of a log, without its build graph: its builds one
+/// after another.
 pub fn reconcile(log: &NinjaLog) -> (Model, NinjaRun) {
     let split = builds(log);
     let mut b = ModelBuilder::new();
-    let mut run = NinjaRun { version: log.version, recompacted: split.recompacted, builds: Vec::new() };
+    let mut run = NinjaRun { version: log.version, recompacted: split.recompacted, builds: Vec::new(), graph: None };
     let mut window: Option<(Nanos, Nanos)> = None;
     let mut offset = 0i64;
     for records in &split.builds {
         let edges = targets(log, records);
-        let slot = slots(&edges);
-        let lanes: Vec<_> =
-            (0..slot.iter().copied().max().map_or(0, |m| m + 1)).map(|s| b.lane(&format!("slot {s}"))).collect();
-        let ms = |t: i64| t.saturating_add(offset).saturating_mul(NANOS_PER_MS);
-        for (t, s) in edges.iter().zip(&slot) {
-            let kind = b.kind(kind_of(&t.outputs[0]), None);
-            let uid = b.sym(&t.outputs[0]);
-            let mut task = Task::new(uid, kind, Role::Work, lanes[*s as usize], Some(ms(t.start)), Some(ms(t.end)));
-            if t.outputs.len() > 1 {
-                task.name = Some(b.sym(&t.outputs.join(", ")));
-            }
-            b.task(task);
+        let (info, _) = lay_build(&mut b, &edges, records.len(), offset);
+        if info.edges > 0 {
+            let end = info.start + info.wall;
+            window = Some(window.map_or((info.start, end), |(a, z)| (a.min(info.start), z.max(end))));
         }
-        let first = edges.iter().map(|t| t.start).min().unwrap_or(0);
-        let last = edges.iter().map(|t| t.end).max().unwrap_or(0);
-        if !edges.is_empty() {
-            window = Some(window.map_or((ms(first), ms(last)), |(a, z)| (a.min(ms(first)), z.max(ms(last)))));
-        }
-        let span = |t: i64| t.saturating_mul(NANOS_PER_MS);
-        run.builds.push(BuildInfo {
-            outputs: records.len() as u64,
-            edges: edges.len() as u64,
-            start: ms(first),
-            wall: span(last - first),
-            busy: edges.iter().map(|t| span(t.end - t.start)).sum(),
-            slots: lanes.len() as u32,
-        });
+        run.builds.push(info);
         offset = offset.saturating_add(records.last().map_or(0, |&i| log.records[i].end));
     }
     if let Some((a, z)) = window {

@@ -28,6 +28,9 @@ fn longest(d: &Dataset) -> Vec<TaskId> {
 /// the longest edges.
 pub fn ninja_json(d: &Dataset) -> Value {
     let Some(run) = run_of(d) else { return json!({"format": d.format}) };
+    if let Some(g) = &run.graph {
+        return super::graph_report::graph_json(d, run, g);
+    }
     let m = &d.model;
     json!({
         "format": d.format,
@@ -50,6 +53,9 @@ pub fn ninja_json(d: &Dataset) -> Value {
 /// The report as text.
 pub fn ninja_text(d: &Dataset) -> String {
     let Some(run) = run_of(d) else { return String::new() };
+    if let Some(g) = &run.graph {
+        return super::graph_report::graph_text(d, run, g);
+    }
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -1,5 +1,8 @@
-//! A ninja log's builds as a [`RunKind`]: their report, view, and no path (a `.ninja_log` does not record what an edge waited for).
+//! A ninja log's builds as a [`RunKind`]: their report and view; alone, no
+//! path (a `.ninja_log` does not record what an edge waited for), with its
+//! build graph, the path of each build.
 
+use super::graph_report::{ran_line, top_weighted};
 use super::reconcile::NinjaRun;
 use super::report::{ninja_json, ninja_text};
 use crate::diagnostics::Diagnostics;
@@ -10,7 +13,7 @@ use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
 use crate::run::{Analysis, Dataset, RunKind};
 use crate::view::headline::{plural, Fact};
-use crate::view::RunView;
+use crate::view::{task_row, RunView};
 use serde_json::Value;
 
 impl RunKind for NinjaRun {
@@ -23,6 +26,17 @@ impl RunKind for NinjaRun {
     }
 
     fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
+        if let Some(g) = &self.graph {
+            let mut view = RunView::of_ya(&d.model, d.format, index);
+            // ya's cache line and totals say nothing of a ninja build.
+            view.cache_line.clear();
+            view.totals = (0, 0, 0);
+            let weighted: Vec<_> = top_weighted(g).into_iter().map(|t| task_row(&d.model, index, t, 0)).collect();
+            view.tables = super::tables::graph_tables(&view, self, g, &weighted);
+            view.headline = vec![Fact::plain(format!(" · {}", ran_line(self, g)))];
+            view.search_hint = "Search outputs  (/)".into();
+            return view.with_part(self);
+        }
         let view = RunView::of_program(&d.model, d.format, index);
         let tables = super::tables::tables(&view, self);
         let headline = vec![Fact::plain(format!(
@@ -36,6 +50,13 @@ impl RunKind for NinjaRun {
     }
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
+        if let Some(g) = &self.graph {
+            let outputs = self.builds.first().map_or(0, |b| b.outputs);
+            if g.unmatched >= outputs {
+                return Some("No output of this build is made by an edge of the build.ninja given with it (see the diagnostics): its edges' dependencies are unknown, so there is no critical path.");
+            }
+            return None;
+        }
         Some("A .ninja_log records when each edge ran, not what it waited for (that is in build.ninja): there are no dependencies, so there is no critical path.")
     }
 }
