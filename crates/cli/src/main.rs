@@ -14,7 +14,7 @@ use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::reconcile::reconcile_with;
-use longpole_core::{export, report};
+use longpole_core::{compare, export, report};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -75,6 +75,31 @@ enum Command {
         /// Where to write.
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// Compare runs: side A (FILES, before) against side B (--vs, after):
+    /// the wall time's change split into the shared path, path changes and
+    /// waiting, both critical paths aligned, and every task's change,
+    /// ranked, with noise told apart (thresholds with one run a side,
+    /// tests with several).
+    Compare {
+        /// Side A's files, read together (a log and its graph.json); each
+        /// run in them is a run of A. `FILE#N` takes only the N-th run of a
+        /// file holding several (a ninja log's builds, a MAL trace's executions).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Side B's files, as for side A.
+        #[arg(long, required = true, num_args = 1..)]
+        vs: Vec<String>,
+        /// Output as text or JSON.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+        /// A change counts only past this many ms (default: 0.1 % of A's
+        /// wall time, at least 0.001 ms).
+        #[arg(long)]
+        min_delta_ms: Option<f64>,
+        /// ... and past this many percent of A's time.
+        #[arg(long, default_value_t = 5.0)]
+        min_relative: f64,
     },
     /// Print the reconciled tasks, one per line.
     Dump {
@@ -218,6 +243,30 @@ fn run(cli: Cli) -> Result<()> {
             };
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
+        Command::Compare { files, vs, format, min_delta_ms, min_relative } => {
+            let opts = compare::Options::default()
+                .with_min_delta(min_delta_ms.map(|ms| (ms * 1e6).round() as i64))
+                .with_min_relative(min_relative / 100.0);
+            let side = |specs: &[String]| -> Result<_> {
+                let (paths, picks): (Vec<PathBuf>, Vec<Option<usize>>) = specs.iter().map(|s| run_spec(s)).unzip();
+                let inputs = read_all(&paths.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
+                Ok((reconcile_with(inputs, join), picks))
+            };
+            let ((a, picks_a), (b, picks_b)) = (side(&files)?, side(&vs)?);
+            let (keys_a, keys_b) = (report::compare::keys_of(&a), report::compare::keys_of(&b));
+            let runs_a = report::compare::runs_of(&a, &keys_a, &|i| picks_a[i]).map_err(anyhow::Error::msg)?;
+            let runs_b = report::compare::runs_of(&b, &keys_b, &|i| picks_b[i]).map_err(anyhow::Error::msg)?;
+            let Some(c) = compare::compare(&runs_a, &runs_b, &opts) else {
+                bail!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" });
+            };
+            match format {
+                OutputFormat::Text => emit(&report::compare::compare_text(&c))?,
+                OutputFormat::Json => {
+                    emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c))? + "\n"))?
+                }
+            }
+            std::mem::forget((a, b));
+        }
         Command::Dump { files, mal_statements: true, .. } => {
             for f in &files {
                 let input = read(f)?;
@@ -256,6 +305,20 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A file named on `compare`'s command line, and the run it picks
+/// (`kati.ninja_log#2`: the second); a name that is a file as it stands is
+/// taken whole.
+fn run_spec(spec: &str) -> (PathBuf, Option<usize>) {
+    if !Path::new(spec).exists() {
+        if let Some((file, n)) = spec.rsplit_once('#') {
+            if let Ok(n) = n.parse::<usize>() {
+                return (PathBuf::from(file), Some(n));
+            }
+        }
+    }
+    (PathBuf::from(spec), None)
 }
 
 /// Runs `a` on another thread while `b` runs on this one.

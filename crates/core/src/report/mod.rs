@@ -6,6 +6,8 @@ pub mod ms;
 pub mod python;
 pub mod ya;
 pub mod ya_build;
+pub mod ya_keys;
+pub mod compare;
 
 pub use crate::join::{in_turn, Join};
 pub use ms::Ms;

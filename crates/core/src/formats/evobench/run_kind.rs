@@ -44,6 +44,11 @@ impl RunKind for EvobenchRun {
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         Some("An evobench log records how long each probe took, not what it waited for: there are no dependencies, so there is no critical path.")
     }
+
+    /// A span's probe path (its scopes from the root, as the evaluator names rows).
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        model.tasks().iter().map(|t| model.str(t.name.unwrap_or(t.uid)).to_owned()).collect()
+    }
 }
 
 impl RunInput for super::Log {
