@@ -133,17 +133,16 @@ pub fn blocking_chain(model: &Model) -> (Path, Vec<Step>) {
 /// holding several, one execution of a trace), first task first.
 pub fn blocking_chain_in(model: &Model, keep: &dyn Fn(TaskId) -> bool) -> (Path, Vec<Step>) {
     let tasks = model.tasks();
-    let last = tasks
-        .iter()
-        .enumerate()
-        .filter(|(i, t)| t.duration().is_some() && keep(TaskId(*i as u32)))
-        .fold(None::<(usize, Nanos)>, |acc, (i, t)| {
+    let last = tasks.iter().enumerate().filter(|(i, t)| t.duration().is_some() && keep(TaskId(*i as u32))).fold(
+        None::<(usize, Nanos)>,
+        |acc, (i, t)| {
             let end = t.end.get().unwrap_or(Nanos::MIN);
             match acc {
                 Some((_, e)) if e >= end => acc,
                 _ => Some((i, end)),
             }
-        });
+        },
+    );
     let Some((last, _)) = last else { return (Path::default(), Vec::new()) };
     let mut chain = vec![TaskId(last as u32)];
     let mut seen = vec![false; tasks.len()];

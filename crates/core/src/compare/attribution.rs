@@ -83,7 +83,9 @@ pub fn align(a: &[PathStep], b: &[PathStep]) -> Vec<(Option<usize>, Option<usize
         let in_b: FastMap<&str, usize> = b.iter().enumerate().map(|(i, s)| (s.key.as_str(), i)).collect();
         let in_a: FastMap<&str, usize> = a.iter().enumerate().map(|(i, s)| (s.key.as_str(), i)).collect();
         let mut out: Vec<_> = a.iter().enumerate().map(|(i, s)| (Some(i), in_b.get(s.key.as_str()).copied())).collect();
-        out.extend(b.iter().enumerate().filter(|(_, s)| !in_a.contains_key(s.key.as_str())).map(|(j, _)| (None, Some(j))));
+        out.extend(
+            b.iter().enumerate().filter(|(_, s)| !in_a.contains_key(s.key.as_str())).map(|(j, _)| (None, Some(j))),
+        );
         return out;
     }
     let mut len = vec![0u32; (n + 1) * (m + 1)];

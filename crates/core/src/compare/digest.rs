@@ -7,8 +7,8 @@
 //! Phases (a build stage, a query's whole span) are left out: they are not
 //! work that can be slower. Tasks without a start or an end are too.
 
+use super::chain::chain;
 use super::normalise::normalise;
-use crate::analysis::critical_path::blocking_chain_in;
 use crate::hash::{FastMap, FastSet};
 use crate::model::{Model, Nanos, Role, TaskId};
 use std::collections::BTreeSet;
@@ -165,12 +165,8 @@ impl Digest {
             }
         }
 
-        let (chain, _) = blocking_chain_in(model, &|id| members.contains(&id));
-        let path: Vec<PathStep> = chain
-            .tasks
-            .iter()
-            .map(|&id| PathStep { key: keys[&id].clone(), duration: dur(id) })
-            .collect();
+        let path: Vec<PathStep> =
+            chain(model, &members).iter().map(|&id| PathStep { key: keys[&id].clone(), duration: dur(id) }).collect();
         let wall = end - start;
         let waiting = wall - path.iter().map(|s| s.duration).sum::<Nanos>();
 
@@ -180,8 +176,7 @@ impl Digest {
             .map(|&id| {
                 let t = model.task(id);
                 let deps: Vec<u32> = model.deps(id).iter().filter_map(|d| index.get(d).copied()).collect();
-                let ready =
-                    deps.iter().filter_map(|&d| model.task(tasks[d as usize]).end.get()).max().unwrap_or(start);
+                let ready = deps.iter().filter_map(|&d| model.task(tasks[d as usize]).end.get()).max().unwrap_or(start);
                 ReplayTask {
                     key: keys[&id].clone(),
                     delay: (t.start.get().unwrap_or(start) - ready).max(0),

@@ -21,9 +21,7 @@ pub fn by_structure(a: &Digest, b: &Digest) -> FastMap<String, String> {
             let n = b_name(k);
             in_a(&n).then_some(n)
         };
-        let matched_a = |k: &String| {
-            (b.groups.contains_key(k) || taken.contains_key(k)).then(|| k.clone())
-        };
+        let matched_a = |k: &String| (b.groups.contains_key(k) || taken.contains_key(k)).then(|| k.clone());
         let mut sigs_a: BTreeMap<String, Vec<&String>> = BTreeMap::new();
         for (k, g) in &a.groups {
             if b.groups.contains_key(k) || taken.contains_key(k) {

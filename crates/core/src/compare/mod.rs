@@ -17,8 +17,10 @@
 //!    ([`table`], [`stats`]).
 //!
 //! This floor reads models and the analyses below it; it knows no format.
+//! The path of a run is its chain ([`chain`]), which ends at its last end.
 
 pub mod attribution;
+pub mod chain;
 pub mod digest;
 pub mod matching;
 pub mod normalise;

@@ -163,7 +163,11 @@ pub fn compare_text(c: &Comparison) -> String {
         noise
     );
     if !ranked.is_empty() {
-        let _ = writeln!(o, "  {:>4} {:>10} {:>8} {:>10} {:>10} {:<15} {:<5} key", "#", "Δ", "Δ%", "on wall", "B", "status", "path");
+        let _ = writeln!(
+            o,
+            "  {:>4} {:>10} {:>8} {:>10} {:>10} {:<15} {:<5} key",
+            "#", "Δ", "Δ%", "on wall", "B", "status", "path"
+        );
     }
     for t in ranked.iter().take(SHOWN) {
         let status = match (t.status, &t.a_outcome, &t.b_outcome) {
