@@ -42,6 +42,13 @@ pub trait RunKind: Any + Debug + Send + Sync {
     /// ([`crate::compare::normalise`]).
     fn compare_keys(&self, model: &Model) -> Vec<String>;
 
+    /// The calls each task stands for, by [`TaskId`], when the format
+    /// records samples (an evobench span recorded every n calls). Default:
+    /// `None`, one each.
+    fn compare_weights(&self, _model: &Model) -> Option<Vec<u32>> {
+        None
+    }
+
     /// The runs this dataset holds, for a comparison: a name for each (empty
     /// when there is one) and its tasks. A ninja log's builds and a MAL
     /// trace's executions are runs of their own. Default: one run, every task.

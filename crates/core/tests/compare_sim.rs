@@ -8,7 +8,7 @@
 use longpole_core::compare::chain::chain;
 use longpole_core::compare::digest::Digest;
 use longpole_core::compare::result::Comparison;
-use longpole_core::compare::{compare, Options, Run};
+use longpole_core::compare::{compare, Options, Run, TaskKeys};
 use longpole_core::ingest::read_bytes;
 use longpole_core::model::{Role, TaskId};
 use longpole_core::report::compare::{keys_of, runs_of};
@@ -110,7 +110,8 @@ fn off_path(a: &Analysis) -> (String, f64) {
     let m = &d.model;
     let keys = d.kind.compare_keys(m);
     let all: Vec<TaskId> = (0..m.tasks().len() as u32).map(TaskId).collect();
-    let digest = Digest::of(&Run { name: "a".into(), model: m, tasks: all.clone(), keys: &keys });
+    let task_keys = TaskKeys { keys: keys.clone(), weights: None };
+    let digest = Digest::of(&Run { name: "a".into(), model: m, tasks: all.clone(), keys: &task_keys });
     let on_path: Vec<&str> = digest.path.iter().map(|s| s.key.as_str()).collect();
     let id = all
         .iter()
@@ -149,4 +150,51 @@ fn a_slowdown_that_moves_the_path_is_found_as_a_path_change() {
             assert!((sum - c.wall_ms.delta).abs() < 1e-6, "{at}");
         }
     }
+}
+
+/// Five runs a side, B's machine 10 % slower throughout and one node 40 %
+/// slower on top: the speed factor is found and divided out, the node is
+/// the one significant change (Welch's test, after Benjamini–Hochberg),
+/// and the rest is within noise.
+#[test]
+fn with_several_runs_a_side_the_speed_factor_goes_and_the_slowed_node_is_significant() {
+    let cfg = config(300, 11);
+    let g = graph(&cfg);
+    let (first, took) = run(&cfg, &g, Rerun { seed: 1, jitter: 0.03, slow: vec![] });
+    let uid = longest_on_path(&first);
+    let slowed = node_of(&g, &uid);
+    let key = key_of(&first, &uid);
+    assert!(took[slowed] > 0);
+    let everything = |f: f64| (0..g.len()).map(|i| (i, f)).collect::<Vec<_>>();
+    let side_a: Vec<Analysis> =
+        (0..5).map(|s| run(&cfg, &g, Rerun { seed: 10 + s, jitter: 0.03, slow: vec![] }).0).collect();
+    let side_b: Vec<Analysis> = (0..5)
+        .map(|s| {
+            let mut slow = everything(1.1);
+            slow.push((slowed, 1.4));
+            run(&cfg, &g, Rerun { seed: 20 + s, jitter: 0.03, slow }).0
+        })
+        .collect();
+    let keys = |side: &[Analysis]| side.iter().map(keys_of).collect::<Vec<_>>();
+    let (ka, kb) = (keys(&side_a), keys(&side_b));
+    let c = compare(&side_runs(&side_a, &ka), &side_runs(&side_b, &kb), &Options::default()).unwrap();
+    assert_eq!(c.noise.mode, "tests");
+    assert!((c.noise.speed_factor - 1.1).abs() < 0.01, "{}", c.noise.speed_factor);
+    let changed: Vec<&str> = c.tasks.iter().filter(|t| t.status == "changed").map(|t| t.key.as_str()).collect();
+    assert_eq!(changed, [key.as_str()]);
+    let top = &c.tasks[0];
+    assert_eq!(top.test, Some("welch"));
+    assert!(top.q.unwrap() < 0.05);
+    // The interval of the change after the speed factor holds 40 %.
+    let [lo, hi] = top.relative_ci.unwrap();
+    assert!(lo < 0.4 && 0.4 < hi, "{lo} {hi}");
+    // Most of the rest can be told unchanged: a change past the thresholds would have been found.
+    let unchanged = c.tasks.iter().filter(|t| t.verdict == Some("unchanged")).count();
+    assert!(unchanged > c.tasks.len() / 2, "{unchanged} of {}", c.tasks.len());
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+/// Every run of every analysis of a side.
+fn side_runs<'a>(side: &'a [Analysis], keys: &'a [Vec<TaskKeys>]) -> Vec<Run<'a>> {
+    side.iter().zip(keys).flat_map(|(a, k)| runs_of(a, k, &|_| None).unwrap()).collect()
 }

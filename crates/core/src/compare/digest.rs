@@ -22,9 +22,19 @@ pub struct Run<'a> {
     pub model: &'a Model,
     /// Its tasks (all of the model's, or one build's, one execution's).
     pub tasks: Vec<TaskId>,
-    /// The stable key of every task of the model, by [`TaskId`] (the
-    /// format's, before normalising).
-    pub keys: &'a [String],
+    /// What the format says of every task of the model.
+    pub keys: &'a TaskKeys,
+}
+
+/// What a format says of every task of a model for a comparison, by [`TaskId`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskKeys {
+    /// Each task's stable key (the format's, before normalising).
+    pub keys: Vec<String>,
+    /// The calls each task stands for, when it is a sample (an evobench
+    /// span recorded every n calls): its time counts that many times in its
+    /// key's total and count. `None`: one each.
+    pub weights: Option<Vec<u32>>,
 }
 
 /// How the tasks of one key ended.
@@ -64,7 +74,7 @@ impl Outcomes {
 /// The tasks of one key in one run: repeated or sharded tasks are one group.
 #[derive(Clone, Debug, Default)]
 pub struct Group {
-    /// Tasks.
+    /// Tasks (or the calls they stand for, [`TaskKeys::weights`]).
     pub count: u32,
     /// The sum of their durations, ns.
     pub total: Nanos,
@@ -133,7 +143,8 @@ impl Digest {
         let mut tasks: Vec<TaskId> = run.tasks.iter().copied().filter(|&id| timed(id)).collect();
         tasks.sort_by_key(|&id| (model.task(id).start.get(), id));
         let members: FastSet<TaskId> = tasks.iter().copied().collect();
-        let key_of = |id: TaskId| normalise(run.keys.get(id.index()).map_or("", String::as_str));
+        let key_of = |id: TaskId| normalise(run.keys.keys.get(id.index()).map_or("", String::as_str));
+        let weight = |id: TaskId| run.keys.weights.as_ref().and_then(|w| w.get(id.index()).copied()).unwrap_or(1);
         let keys: FastMap<TaskId, String> = tasks.iter().map(|&id| (id, key_of(id))).collect();
         let start = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
         let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(start).max(start);
@@ -144,8 +155,8 @@ impl Digest {
         for &id in &tasks {
             let t = model.task(id);
             let g = groups.entry(keys[&id].clone()).or_insert_with(|| Group { slack: Nanos::MAX, ..Group::default() });
-            g.count += 1;
-            g.total += dur(id);
+            g.count += weight(id);
+            g.total += dur(id) * Nanos::from(weight(id));
             match (t.failed, t.cached) {
                 (true, _) => g.outcomes.failed += 1,
                 (false, true) => g.outcomes.cached += 1,

@@ -28,7 +28,7 @@ pub mod result;
 pub mod stats;
 pub mod table;
 
-pub use digest::Run;
+pub use digest::{Run, TaskKeys};
 pub use result::Comparison;
 
 use crate::hash::FastMap;

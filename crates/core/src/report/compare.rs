@@ -4,15 +4,19 @@
 //! and the JSON.
 
 use crate::compare::result::{Comparison, TaskChange};
-use crate::compare::Run;
+use crate::compare::{Run, TaskKeys};
 use crate::numbers::duration_label;
 use crate::run::Analysis;
 use serde_json::Value;
 use std::fmt::Write;
 
-/// Every dataset's keys ([`crate::run::RunKind::compare_keys`]), by dataset.
-pub fn keys_of(analysis: &Analysis) -> Vec<Vec<String>> {
-    analysis.datasets.iter().map(|d| d.kind.compare_keys(&d.model)).collect()
+/// Every dataset's keys and weights ([`crate::run::RunKind::compare_keys`]), by dataset.
+pub fn keys_of(analysis: &Analysis) -> Vec<TaskKeys> {
+    analysis
+        .datasets
+        .iter()
+        .map(|d| TaskKeys { keys: d.kind.compare_keys(&d.model), weights: d.kind.compare_weights(&d.model) })
+        .collect()
 }
 
 /// The runs of `analysis` (with its datasets' `keys`): of each dataset,
@@ -22,7 +26,7 @@ pub fn keys_of(analysis: &Analysis) -> Vec<Vec<String>> {
 /// runs a dataset has.
 pub fn runs_of<'a>(
     analysis: &'a Analysis,
-    keys: &'a [Vec<String>],
+    keys: &'a [TaskKeys],
     pick: &dyn Fn(usize) -> Option<usize>,
 ) -> Result<Vec<Run<'a>>, String> {
     let mut out = Vec::new();
@@ -53,7 +57,9 @@ pub fn compare_json(c: &Comparison) -> Value {
 /// Milliseconds as a signed duration: `+1.2 s`, `-850 µs`.
 fn signed(ms: f64) -> String {
     let ns = (ms * 1e6).round() as i64;
-    if ns > 0 {
+    if ns == 0 {
+        "0".to_owned()
+    } else if ns > 0 {
         format!("+{}", duration_label(ns))
     } else {
         duration_label(ns)

@@ -49,6 +49,14 @@ impl RunKind for EvobenchRun {
     fn compare_keys(&self, model: &Model) -> Vec<String> {
         model.tasks().iter().map(|t| model.str(t.name.unwrap_or(t.uid)).to_owned()).collect()
     }
+
+    /// A span's weight: it stands for n calls when recorded every n, as the
+    /// evaluator counts it. Spans are the model's tasks, in order (those of
+    /// no known thread left out).
+    fn compare_weights(&self, _model: &Model) -> Option<Vec<u32>> {
+        let threads = self.log.threads.len();
+        Some(self.log.spans.iter().filter(|s| (s.thread as usize) < threads).map(|s| s.weight).collect())
+    }
 }
 
 impl RunInput for super::Log {

@@ -23,7 +23,7 @@ pub fn keys(model: &Model) -> Vec<String> {
 
 /// Each execution as a run: its name and its instructions.
 pub fn runs(run: &MalRun) -> Vec<(String, Vec<TaskId>)> {
-    run.executions.iter().map(|x| (format!("exec {} ({})", x.id, x.function), x.tasks.clone())).collect()
+    run.executions.iter().map(|x| (format!("#{} ({})", x.id, x.function), x.tasks.clone())).collect()
 }
 
 /// `function[tag]:pc` → `function:pc`; `name (tag N)` → `name`.

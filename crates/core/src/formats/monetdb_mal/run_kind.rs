@@ -32,7 +32,7 @@ impl RunKind for MalRun {
         super::compare::keys(model)
     }
 
-    /// Each MAL execution is a run (`exec 3 (user.s0_1)`).
+    /// Each MAL execution is a run (`#3 (s0_1)`, by mal_analytics' execution id).
     fn compare_runs(&self, _model: &Model) -> Vec<(String, Vec<TaskId>)> {
         super::compare::runs(self)
     }
