@@ -21,7 +21,7 @@ pub struct Rerun {
 impl Rerun {
     /// Each node's run time in this run, ms (at least 1).
     pub fn durations(&self, cfg: &Config, nodes: &[Node]) -> Vec<i64> {
-        let mut work = Rng::new(cfg.seed ^ 0x5EED_0F_B0_11D);
+        let mut work = Rng::new(cfg.seed ^ 0x05EE_D0FB_011D);
         let mut jitter = Rng::new(self.seed ^ 0x0717_7E12);
         nodes
             .iter()
@@ -39,6 +39,6 @@ impl Rerun {
 /// `nodes` with new uids drawn from `seed` (another build graph of the same
 /// build names its nodes anew).
 pub fn renamed(nodes: &[Node], seed: u64) -> Vec<Node> {
-    let mut rng = Rng::new(seed ^ 0x0BAD_1D5);
+    let mut rng = Rng::new(seed ^ 0x00BA_D1D5);
     nodes.iter().map(|n| Node { uid: crate::uid(&mut rng), ..n.clone() }).collect()
 }

@@ -183,6 +183,11 @@ pub fn compare(a: &[Run<'_>], b: &[Run<'_>], opts: &Options) -> Option<Compariso
             db.len()
         ));
     }
+    if [rep_a, rep_b].iter().all(|d| d.groups.values().all(|g| g.deps.is_empty())) {
+        warnings.push(
+            "the runs record no dependencies: each path is only the task that ended last, and the rest of the wall time counts as waiting".to_owned(),
+        );
+    }
     let mean_wall = |d: &[Digest]| d.iter().map(|d| ms(d.wall)).sum::<f64>() / d.len() as f64;
     let only = |s: &str| tasks.iter().filter(|t| t.status == s).count();
     Some(Comparison {
@@ -245,3 +250,6 @@ fn rank(tasks: &mut [TaskChange]) {
         t.rank = (!noise(t)).then_some(i as u32 + 1);
     }
 }
+
+#[cfg(test)]
+mod tests;

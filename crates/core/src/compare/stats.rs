@@ -244,8 +244,9 @@ mod tests {
         let a: Vec<f64> = (0..30).map(|i| [10.0, 12.0, 11.0][i % 3]).collect();
         let b: Vec<f64> = (0..30).map(|i| [11.0, 9.0, 10.0][i % 3]).collect();
         let many = minimum_detectable(&a, &b).unwrap();
-        // 30 a side: about (1.96 + 0.84) · sqrt(2/30) · s, s = 1.
-        assert!((many - 2.8 * (2.0f64 / 30.0).sqrt()).abs() < 0.06, "{many}");
+        // 30 a side, each with variance 20/29: (t(0.975, 58) + t(0.8, 58)) ·
+        // sqrt(2 · (20/29) / 30) = (2.0017 + 0.8480) · 0.21442 = 0.6110.
+        assert!((many - 0.6110).abs() < 0.001, "{many}");
         assert!(few > 2.0 * many, "{few} {many}");
     }
 }

@@ -134,13 +134,7 @@ pub fn verdicts(keys: &[(String, KeyRuns)], opts: &Options, min_delta_ms: f64, f
                 (Some(_), None) => "only-a",
                 (None, Some(_)) => "only-b",
                 _ if !r.a_outcomes.same_mix(&r.b_outcomes) => "status-changed",
-                (Some(a), Some(b)) if !several => {
-                    if past(a, b - a) {
-                        "changed"
-                    } else {
-                        "within-noise"
-                    }
-                }
+                (Some(a), Some(b)) if !several && past(a, b - a) => "changed",
                 _ => "within-noise",
             };
             if several && v.status == "within-noise" {

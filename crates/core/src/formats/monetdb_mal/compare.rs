@@ -26,15 +26,24 @@ pub fn runs(run: &MalRun) -> Vec<(String, Vec<TaskId>)> {
     run.executions.iter().map(|x| (format!("#{} ({})", x.id, x.function), x.tasks.clone())).collect()
 }
 
-/// `function[tag]:pc` → `function:pc`; `name (tag N)` → `name`.
+/// `function[tag]:pc` → `function:pc`; `name (tag N)` → `name`; an
+/// execution of no known function is named by its tag (`tag 4:3`), which
+/// becomes `tag #:3`.
 fn without_tag(uid: &str) -> String {
     if let Some(cut) = uid.rfind(" (tag ") {
         return uid[..cut].to_owned();
     }
-    match (uid.find('['), uid.rfind("]:")) {
+    let uid = match (uid.find('['), uid.rfind("]:")) {
         (Some(open), Some(close)) if open < close => format!("{}{}", &uid[..open], &uid[close + 1..]),
         _ => uid.to_owned(),
+    };
+    if let Some(rest) = uid.strip_prefix("tag ") {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            return format!("tag #{}", &rest[digits..]);
+        }
     }
+    uid
 }
 
 /// `text` with MAL variables' numbers as `#`: an upper-case letter, `_`,
@@ -71,6 +80,7 @@ mod tests {
         assert_eq!(without_tag("user.s0_1[16]:12"), "user.s0_1:12");
         assert_eq!(without_tag("user.s0_1 (tag 16)"), "user.s0_1");
         assert_eq!(without_tag("plain"), "plain");
+        assert_eq!(without_tag("tag 4[4]:17"), "tag #:17");
         assert_eq!(
             variables("X_23:bat[:oid] := algebra.thetaselect(X_6, C_17, A_1B, \"<=\");"),
             "X_#:bat[:oid] := algebra.thetaselect(X_#, C_#, A_1B, \"<=\");"
