@@ -247,16 +247,23 @@ fn run(cli: Cli) -> Result<()> {
             let opts = compare::Options::default()
                 .with_min_delta(min_delta_ms.map(|ms| (ms * 1e6).round() as i64))
                 .with_min_relative(min_relative / 100.0);
-            let side = |specs: &[String]| -> Result<_> {
-                let (paths, picks): (Vec<PathBuf>, Vec<Option<usize>>) = specs.iter().map(|s| run_spec(s)).unzip();
-                let inputs = read_all(&paths.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
-                Ok((reconcile_with(inputs, join), picks))
-            };
-            let ((a, picks_a), (b, picks_b)) = (side(&files)?, side(&vs)?);
-            let (keys_a, keys_b) = (report::compare::keys_of(&a), report::compare::keys_of(&b));
+            // Both sides' files are read side by side, then each side is
+            // reconciled, keyed and digested beside the other.
+            let (paths_a, picks_a): (Vec<PathBuf>, Vec<Option<usize>>) = files.iter().map(|s| run_spec(s)).unzip();
+            let (paths_b, picks_b): (Vec<PathBuf>, Vec<Option<usize>>) = vs.iter().map(|s| run_spec(s)).unzip();
+            let mut inputs_a = read_all(&paths_a.iter().chain(&paths_b).map(PathBuf::as_path).collect::<Vec<_>>())?;
+            let inputs_b = inputs_a.split_off(paths_a.len());
+            let (mut a, mut b) = (None, None);
+            let (mut inputs_a, mut inputs_b) = (Some(inputs_a), Some(inputs_b));
+            join(&mut || a = inputs_a.take().map(|i| reconcile_with(i, join)), &mut || {
+                b = inputs_b.take().map(|i| reconcile_with(i, join))
+            });
+            let (Some(a), Some(b)) = (a, b) else { bail!("a side was not read") };
+            let (mut keys_a, mut keys_b) = (Vec::new(), Vec::new());
+            join(&mut || keys_a = report::compare::keys_of(&a), &mut || keys_b = report::compare::keys_of(&b));
             let runs_a = report::compare::runs_of(&a, &keys_a, &|i| picks_a[i]).map_err(anyhow::Error::msg)?;
             let runs_b = report::compare::runs_of(&b, &keys_b, &|i| picks_b[i]).map_err(anyhow::Error::msg)?;
-            let Some(c) = compare::compare(&runs_a, &runs_b, &opts) else {
+            let Some(c) = compare::compare_with(&runs_a, &runs_b, &opts, join) else {
                 bail!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" });
             };
             match format {

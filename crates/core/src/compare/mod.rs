@@ -32,6 +32,7 @@ pub use digest::{Run, TaskKeys};
 pub use result::Comparison;
 
 use crate::hash::FastMap;
+use crate::join::{in_turn, Join};
 use crate::model::Nanos;
 use digest::Digest;
 use result::{AlignedStep, Attribution, CriticalPaths, Noise, Runs, TaskChange, Totals, Wall};
@@ -80,11 +81,16 @@ fn median_run(d: &[Digest]) -> usize {
 /// Compares the runs `a` (before) with the runs `b` (after); `None` when
 /// a side has no run.
 pub fn compare(a: &[Run<'_>], b: &[Run<'_>], opts: &Options) -> Option<Comparison> {
+    compare_with(a, b, opts, &in_turn)
+}
+
+/// [`compare`], with the two sides' digests made by `join` (possibly at once).
+pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>) -> Option<Comparison> {
     if a.is_empty() || b.is_empty() {
         return None;
     }
-    let da: Vec<Digest> = a.iter().map(Digest::of).collect();
-    let mut db: Vec<Digest> = b.iter().map(Digest::of).collect();
+    let (mut da, mut db): (Vec<Digest>, Vec<Digest>) = (Vec::new(), Vec::new());
+    join(&mut || da = a.iter().map(Digest::of).collect(), &mut || db = b.iter().map(Digest::of).collect());
     let (ra, rb) = (median_run(&da), median_run(&db));
     let renamed = matching::by_structure(&da[ra], &db[rb]);
     for d in &mut db {
