@@ -59,7 +59,7 @@ fn key_of(a: &Analysis, uid: &str) -> String {
 /// The longest run task on `a`'s path (as a comparison takes it).
 fn longest_on_path(a: &Analysis) -> String {
     let m = &a.datasets[0].model;
-    let id = chain(m, &(0..m.tasks().len() as u32).map(TaskId).collect())
+    let id = chain(m, &|_| true)
         .iter()
         .copied()
         .filter(|&t| m.task(t).role == Role::Work)
@@ -112,15 +112,15 @@ fn off_path(a: &Analysis) -> (String, f64) {
     let all: Vec<TaskId> = (0..m.tasks().len() as u32).map(TaskId).collect();
     let task_keys = TaskKeys { keys: keys.clone(), weights: None };
     let digest = Digest::of(&Run { name: "a".into(), model: m, tasks: all.clone(), keys: &task_keys });
-    let on_path: Vec<&str> = digest.path.iter().map(|s| s.key.as_str()).collect();
+    let on_path: Vec<&str> = digest.path.iter().map(|s| digest.key(s.key)).collect();
     let id = all
         .iter()
         .copied()
         .filter(|&t| m.task(t).role == Role::Work && !on_path.contains(&keys[t.index()].as_str()))
-        .filter(|&t| digest.groups[&keys[t.index()]].slack >= 5_000_000_000)
+        .filter(|&t| digest.group(&keys[t.index()]).unwrap().slack >= 5_000_000_000)
         .max_by_key(|&t| m.task(t).duration())
         .unwrap();
-    (m.uid(id).to_owned(), digest.groups[&keys[id.index()]].slack as f64 / 1e6)
+    (m.uid(id).to_owned(), digest.group(&keys[id.index()]).unwrap().slack as f64 / 1e6)
 }
 
 #[test]

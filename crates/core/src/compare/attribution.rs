@@ -18,7 +18,7 @@
 //! are not replayed: a task never waits for a free slot it did not wait
 //! for in B.
 
-use super::digest::{Digest, PathStep};
+use super::digest::Digest;
 use crate::hash::FastMap;
 use crate::model::Nanos;
 
@@ -60,32 +60,42 @@ pub fn split(a: &Digest, b: &Digest) -> Split {
     s
 }
 
-/// The wall time of `b` replayed with the durations `a` gives per task of a key.
+/// The wall time of `b` replayed with the durations `a` gives per task of a
+/// key (where the key's tasks ended the same way in both: executed, cached).
 pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
-    let per_task = |k: &str| a.groups.get(k).filter(|g| g.count > 0).map(|g| g.total / Nanos::from(g.count));
+    // A's time per task of each of B's keys, where A ran the key's tasks
+    // the same way (a cache hit in one run is no duration for the other).
+    let per_task: Vec<Option<Nanos>> = b
+        .keyed_groups()
+        .map(|(k, gb)| {
+            let ga = a.group(k)?;
+            (ga.count > 0 && ga.outcomes.same_mix(&gb.outcomes)).then(|| ga.total / Nanos::from(ga.count))
+        })
+        .collect();
     let mut ends: Vec<Nanos> = Vec::with_capacity(b.replay.len());
     for t in &b.replay {
         // Replay order is B's start order: what a task waited for ended
         // before it started, so it is already replayed (a dependency that
         // started later, against the rule, counts from the run's start).
-        let ready = t.deps.iter().filter_map(|&d| ends.get(d as usize).copied()).max().unwrap_or(0);
-        ends.push(ready + t.delay + per_task(&t.key).unwrap_or(t.duration));
+        let deps = &b.replay_deps[t.deps.0 as usize..t.deps.1 as usize];
+        let ready = deps.iter().filter_map(|&d| ends.get(d as usize).copied()).max().unwrap_or(0);
+        ends.push(ready + t.delay + per_task[t.key as usize].unwrap_or(t.duration));
     }
     ends.into_iter().max().unwrap_or(0)
 }
 
 /// The two paths aligned: pairs of step indices (A's, B's), a step only on
 /// one path paired with `None`; the longest common subsequence of keys.
-pub fn align(a: &[PathStep], b: &[PathStep]) -> Vec<(Option<usize>, Option<usize>)> {
+pub fn align(da: &Digest, db: &Digest) -> Vec<(Option<usize>, Option<usize>)> {
+    let a: Vec<&str> = da.path.iter().map(|s| da.key(s.key)).collect();
+    let b: Vec<&str> = db.path.iter().map(|s| db.key(s.key)).collect();
     let (n, m) = (a.len(), b.len());
     // Paths are short; a very long pair is aligned by membership alone.
     if n.saturating_mul(m) > 16_000_000 {
-        let in_b: FastMap<&str, usize> = b.iter().enumerate().map(|(i, s)| (s.key.as_str(), i)).collect();
-        let in_a: FastMap<&str, usize> = a.iter().enumerate().map(|(i, s)| (s.key.as_str(), i)).collect();
-        let mut out: Vec<_> = a.iter().enumerate().map(|(i, s)| (Some(i), in_b.get(s.key.as_str()).copied())).collect();
-        out.extend(
-            b.iter().enumerate().filter(|(_, s)| !in_a.contains_key(s.key.as_str())).map(|(j, _)| (None, Some(j))),
-        );
+        let in_b: FastMap<&str, usize> = b.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+        let in_a: FastMap<&str, usize> = a.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+        let mut out: Vec<_> = a.iter().enumerate().map(|(i, s)| (Some(i), in_b.get(s).copied())).collect();
+        out.extend(b.iter().enumerate().filter(|(_, s)| !in_a.contains_key(*s)).map(|(j, _)| (None, Some(j))));
         return out;
     }
     let mut len = vec![0u32; (n + 1) * (m + 1)];
@@ -93,12 +103,12 @@ pub fn align(a: &[PathStep], b: &[PathStep]) -> Vec<(Option<usize>, Option<usize
     for i in (0..n).rev() {
         for j in (0..m).rev() {
             len[at(i, j)] =
-                if a[i].key == b[j].key { len[at(i + 1, j + 1)] + 1 } else { len[at(i + 1, j)].max(len[at(i, j + 1)]) };
+                if a[i] == b[j] { len[at(i + 1, j + 1)] + 1 } else { len[at(i + 1, j)].max(len[at(i, j + 1)]) };
         }
     }
     let (mut i, mut j, mut out) = (0, 0, Vec::with_capacity(n.max(m)));
     while i < n || j < m {
-        if i < n && j < m && a[i].key == b[j].key {
+        if i < n && j < m && a[i] == b[j] {
             out.push((Some(i), Some(j)));
             i += 1;
             j += 1;

@@ -14,16 +14,16 @@
 use crate::hash::FastSet;
 use crate::model::{Model, Nanos, TaskId};
 
-/// The chain through `members`, first task first (empty without members).
-pub fn chain(model: &Model, members: &FastSet<TaskId>) -> Vec<TaskId> {
+/// The chain through the tasks `member` accepts, first task first (empty
+/// without members).
+pub fn chain(model: &Model, member: &dyn Fn(TaskId) -> bool) -> Vec<TaskId> {
     let end = |id: TaskId| model.task(id).end.get().unwrap_or(Nanos::MIN);
-    let mut sorted: Vec<TaskId> = members.iter().copied().collect();
-    sorted.sort();
-    let Some(&last) = sorted.iter().max_by_key(|&&id| (end(id), std::cmp::Reverse(id))) else {
+    let members = (0..model.tasks().len() as u32).map(TaskId).filter(|&id| member(id));
+    let Some(last) = members.max_by_key(|&id| (end(id), std::cmp::Reverse(id))) else {
         return Vec::new();
     };
     // When a task could have started: when the last of its dependencies ended.
-    let ready = |id: TaskId| model.deps(id).iter().filter(|d| members.contains(d)).map(|&d| end(d)).max();
+    let ready = |id: TaskId| model.deps(id).iter().filter(|&&d| member(d)).map(|&d| end(d)).max();
     let available = |id: TaskId| {
         let t = model.task(id);
         let idle = match (ready(id), t.start.get()) {
@@ -39,7 +39,7 @@ pub fn chain(model: &Model, members: &FastSet<TaskId>) -> Vec<TaskId> {
     loop {
         let mut next: Option<(TaskId, (Nanos, Nanos))> = None;
         for &d in model.deps(at) {
-            if !members.contains(&d) || seen.contains(&d) {
+            if !member(d) || seen.contains(&d) {
                 continue;
             }
             let rank = (available(d), end(d));

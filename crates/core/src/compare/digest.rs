@@ -1,17 +1,18 @@
 //! One run as a comparison reads it ([`Run`]: a model's tasks and their
 //! stable keys) and what it comes to by normalised key ([`Digest`]): each
 //! key's group (count, total time, how many ran, came from a cache or
-//! failed, which keys it waited for), the blocking chain as keys with the
-//! waiting on it, each key's slack, and what a replay needs.
+//! failed, which keys it waited for), the chain it waited for as keys with
+//! the waiting on it, each key's slack, and what a replay needs.
 //!
 //! Phases (a build stage, a query's whole span) are left out: they are not
-//! work that can be slower. Tasks without a start or an end are too.
+//! work that can be slower. Tasks without a start or an end are too. Keys
+//! are held once, as ids into [`Digest::names`]: a build has millions of
+//! tasks and edges.
 
 use super::chain::chain;
 use super::normalise::normalise;
-use crate::hash::{FastMap, FastSet};
+use crate::hash::FastMap;
 use crate::model::{Model, Nanos, Role, TaskId};
-use std::collections::BTreeSet;
 
 /// One run to compare.
 #[derive(Clone, Debug)]
@@ -80,37 +81,38 @@ pub struct Group {
     pub total: Nanos,
     /// How they ended.
     pub outcomes: Outcomes,
-    /// Keys its tasks waited for.
-    pub deps: BTreeSet<String>,
-    /// Keys that waited for its tasks.
-    pub dependants: BTreeSet<String>,
+    /// Keys its tasks waited for, as ids into [`Digest::names`], sorted.
+    pub deps: Vec<u32>,
+    /// Keys that waited for its tasks, as ids, sorted.
+    pub dependants: Vec<u32>,
     /// The least slack of its tasks: how much later one could have ended
     /// without the run ending later, ns.
     pub slack: Nanos,
 }
 
-/// One step of a run's blocking chain.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One step of a run's chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathStep {
-    /// The task's key.
-    pub key: String,
+    /// The task's key, as an id into [`Digest::names`].
+    pub key: u32,
     /// Its duration, ns.
     pub duration: Nanos,
 }
 
 /// A task as a replay needs it: when it may start after what it waited for,
 /// how long it took, and what it waited for.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ReplayTask {
-    /// Its key.
-    pub key: String,
+    /// Its key, as an id into [`Digest::names`].
+    pub key: u32,
     /// Its start after its last dependency ended (or after the run's start,
     /// without dependencies), ns, never negative.
     pub delay: Nanos,
     /// Its duration, ns.
     pub duration: Nanos,
-    /// The tasks it waited for, as indices into [`Digest::replay`].
-    pub deps: Vec<u32>,
+    /// The tasks it waited for: `Digest::replay_deps[deps.0..deps.1]`,
+    /// indices into [`Digest::replay`].
+    pub deps: (u32, u32),
 }
 
 /// What one run comes to, by normalised key.
@@ -118,9 +120,13 @@ pub struct ReplayTask {
 pub struct Digest {
     /// The run's name.
     pub name: String,
-    /// The groups, by key.
-    pub groups: FastMap<String, Group>,
-    /// The blocking chain, first step first.
+    /// Every key, by id.
+    pub names: Vec<String>,
+    /// Each key's id.
+    pub ids: FastMap<String, u32>,
+    /// Each key's group, by id.
+    pub groups: Vec<Group>,
+    /// The chain the run waited for, first step first ([`chain`]).
     pub path: Vec<PathStep>,
     /// First start to last end, ns.
     pub wall: Nanos,
@@ -129,81 +135,136 @@ pub struct Digest {
     pub waiting: Nanos,
     /// The run's tasks in order of start, for a replay.
     pub replay: Vec<ReplayTask>,
+    /// What the replayed tasks waited for ([`ReplayTask::deps`]).
+    pub replay_deps: Vec<u32>,
 }
+
+/// Not one of the run's tasks (in [`Digest::of`]'s index of positions).
+const NOT_IN_RUN: u32 = u32::MAX;
 
 impl Digest {
     /// The digest of `run`.
     pub fn of(run: &Run<'_>) -> Digest {
         let model = run.model;
         let dur = |id: TaskId| model.task(id).duration().unwrap_or(0);
-        let timed = |id: TaskId| {
-            let t = model.task(id);
-            t.role != Role::Phase && t.duration().is_some()
-        };
-        let mut tasks: Vec<TaskId> = run.tasks.iter().copied().filter(|&id| timed(id)).collect();
+        let mut tasks: Vec<TaskId> = run
+            .tasks
+            .iter()
+            .copied()
+            .filter(|&id| {
+                let t = model.task(id);
+                t.role != Role::Phase && t.duration().is_some()
+            })
+            .collect();
         tasks.sort_by_key(|&id| (model.task(id).start.get(), id));
-        let members: FastSet<TaskId> = tasks.iter().copied().collect();
-        let key_of = |id: TaskId| normalise(run.keys.keys.get(id.index()).map_or("", String::as_str));
+        // Each model task's position in `tasks`.
+        let mut pos = vec![NOT_IN_RUN; model.tasks().len()];
+        for (i, &id) in tasks.iter().enumerate() {
+            pos[id.index()] = i as u32;
+        }
+        let at = |id: TaskId| Some(pos[id.index()]).filter(|&p| p != NOT_IN_RUN);
         let weight = |id: TaskId| run.keys.weights.as_ref().and_then(|w| w.get(id.index()).copied()).unwrap_or(1);
-        let keys: FastMap<TaskId, String> = tasks.iter().map(|&id| (id, key_of(id))).collect();
+
+        let mut names: Vec<String> = Vec::new();
+        let mut ids: FastMap<String, u32> = FastMap::default();
+        let kid: Vec<u32> = tasks
+            .iter()
+            .map(|&id| {
+                let key = normalise(run.keys.keys.get(id.index()).map_or("", String::as_str));
+                if let Some(&k) = ids.get(key.as_ref()) {
+                    return k;
+                }
+                let k = names.len() as u32;
+                names.push(key.clone().into_owned());
+                ids.insert(key.into_owned(), k);
+                k
+            })
+            .collect();
         let start = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
         let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(start).max(start);
-        let slack = slack(model, &tasks, &members, end);
+        let slack = slack(model, &tasks, &at, end);
 
-        let mut groups: FastMap<String, Group> = FastMap::default();
-        let mut dependants: Vec<(String, String)> = Vec::new();
-        for &id in &tasks {
+        let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; names.len()];
+        for (p, &id) in tasks.iter().enumerate() {
             let t = model.task(id);
-            let g = groups.entry(keys[&id].clone()).or_insert_with(|| Group { slack: Nanos::MAX, ..Group::default() });
-            g.count += weight(id);
-            g.total += dur(id) * Nanos::from(weight(id));
+            let k = kid[p];
+            let w = weight(id);
+            let g = &mut groups[k as usize];
+            g.count += w;
+            g.total += dur(id) * Nanos::from(w);
             match (t.failed, t.cached) {
                 (true, _) => g.outcomes.failed += 1,
                 (false, true) => g.outcomes.cached += 1,
                 (false, false) => g.outcomes.executed += 1,
             }
-            g.slack = g.slack.min(slack[&id]);
-            for d in model.deps(id).iter().filter(|d| members.contains(d)) {
-                if keys[d] != keys[&id] {
-                    g.deps.insert(keys[d].clone());
-                    dependants.push((keys[d].clone(), keys[&id].clone()));
+            g.slack = g.slack.min(slack[p]);
+            for d in model.deps(id).iter().filter_map(|&d| at(d)) {
+                let kd = kid[d as usize];
+                if kd != k {
+                    groups[k as usize].deps.push(kd);
+                    groups[kd as usize].dependants.push(k);
                 }
             }
         }
-        for (dep, of) in dependants {
-            if let Some(g) = groups.get_mut(&dep) {
-                g.dependants.insert(of);
+        for g in &mut groups {
+            for list in [&mut g.deps, &mut g.dependants] {
+                list.sort_unstable();
+                list.dedup();
             }
         }
 
-        let path: Vec<PathStep> =
-            chain(model, &members).iter().map(|&id| PathStep { key: keys[&id].clone(), duration: dur(id) }).collect();
+        let path: Vec<PathStep> = chain(model, &|id| at(id).is_some())
+            .iter()
+            .map(|&id| PathStep { key: kid[pos[id.index()] as usize], duration: dur(id) })
+            .collect();
         let wall = end - start;
         let waiting = wall - path.iter().map(|s| s.duration).sum::<Nanos>();
 
-        let index: FastMap<TaskId, u32> = tasks.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
+        let mut replay_deps: Vec<u32> = Vec::new();
         let replay = tasks
             .iter()
-            .map(|&id| {
+            .enumerate()
+            .map(|(p, &id)| {
                 let t = model.task(id);
-                let deps: Vec<u32> = model.deps(id).iter().filter_map(|d| index.get(d).copied()).collect();
-                let ready = deps.iter().filter_map(|&d| model.task(tasks[d as usize]).end.get()).max().unwrap_or(start);
+                let from = replay_deps.len() as u32;
+                replay_deps.extend(model.deps(id).iter().filter_map(|&d| at(d)));
+                let deps = (from, replay_deps.len() as u32);
+                let ready = replay_deps[from as usize..]
+                    .iter()
+                    .filter_map(|&d| model.task(tasks[d as usize]).end.get())
+                    .max()
+                    .unwrap_or(start);
                 ReplayTask {
-                    key: keys[&id].clone(),
+                    key: kid[p],
                     delay: (t.start.get().unwrap_or(start) - ready).max(0),
                     duration: dur(id),
                     deps,
                 }
             })
             .collect();
-        Digest { name: run.name.clone(), groups, path, wall, waiting, replay }
+        Digest { name: run.name.clone(), names, ids, groups, path, wall, waiting, replay, replay_deps }
     }
 
-    /// The key each step of the path has, summed where a key repeats.
+    /// The group of `key`, if the run has it.
+    pub fn group(&self, key: &str) -> Option<&Group> {
+        self.ids.get(key).map(|&k| &self.groups[k as usize])
+    }
+
+    /// Every key with its group.
+    pub fn keyed_groups(&self) -> impl Iterator<Item = (&str, &Group)> {
+        self.names.iter().map(String::as_str).zip(&self.groups)
+    }
+
+    /// The key of the id `k`.
+    pub fn key(&self, k: u32) -> &str {
+        &self.names[k as usize]
+    }
+
+    /// The time of each key on the path, summed where a key repeats.
     pub fn path_time(&self) -> FastMap<&str, Nanos> {
         let mut out: FastMap<&str, Nanos> = FastMap::default();
         for s in &self.path {
-            *out.entry(s.key.as_str()).or_default() += s.duration;
+            *out.entry(self.key(s.key)).or_default() += s.duration;
         }
         out
     }
@@ -213,47 +274,32 @@ impl Digest {
         if renamed.is_empty() {
             return;
         }
-        let new = |k: &String| renamed.get(k).cloned().unwrap_or_else(|| k.clone());
-        self.groups = std::mem::take(&mut self.groups)
-            .into_iter()
-            .map(|(k, mut g)| {
-                g.deps = g.deps.iter().map(new).collect();
-                g.dependants = g.dependants.iter().map(new).collect();
-                (new(&k), g)
-            })
-            .collect();
-        for s in &mut self.path {
-            s.key = new(&s.key);
-        }
-        for r in &mut self.replay {
-            r.key = new(&r.key);
+        for (k, name) in self.names.iter_mut().enumerate() {
+            if let Some(new) = renamed.get(name.as_str()) {
+                self.ids.remove(name.as_str());
+                self.ids.insert(new.clone(), k as u32);
+                *name = new.clone();
+            }
         }
     }
 }
 
-/// Each task's total slack: the latest it could have ended without the run
-/// ending later (the least of its dependants' latest starts, or the run's
-/// end), minus when it ended.
-fn slack(model: &Model, tasks: &[TaskId], members: &FastSet<TaskId>, end: Nanos) -> FastMap<TaskId, Nanos> {
-    let mut dependants: FastMap<TaskId, Vec<TaskId>> = FastMap::default();
-    for &id in tasks {
-        for &d in model.deps(id).iter().filter(|d| members.contains(d)) {
-            dependants.entry(d).or_default().push(id);
+/// Each task's total slack, by position in `tasks`: the latest it could
+/// have ended without the run ending later (the least of its dependants'
+/// latest starts, or the run's end), less when it ended. Done from the last
+/// end back: a dependant ends after what it waited for, so its latest end
+/// is known when it passes it on.
+fn slack(model: &Model, tasks: &[TaskId], at: &dyn Fn(TaskId) -> Option<u32>, end: Nanos) -> Vec<Nanos> {
+    let mut latest_end = vec![end; tasks.len()];
+    let mut by_end: Vec<u32> = (0..tasks.len() as u32).collect();
+    by_end.sort_by_key(|&p| std::cmp::Reverse((model.task(tasks[p as usize]).end.get(), p)));
+    for &p in &by_end {
+        let id = tasks[p as usize];
+        let latest_start = latest_end[p as usize] - model.task(id).duration().unwrap_or(0);
+        for d in model.deps(id).iter().filter_map(|&d| at(d)) {
+            let e = &mut latest_end[d as usize];
+            *e = (*e).min(latest_start);
         }
     }
-    // Latest ends, from the last-ending task back: a dependant ends after
-    // what it waited for, so it is done first.
-    let mut by_end: Vec<TaskId> = tasks.to_vec();
-    by_end.sort_by_key(|&id| std::cmp::Reverse((model.task(id).end.get(), id)));
-    let mut latest_end: FastMap<TaskId, Nanos> = FastMap::default();
-    for &id in &by_end {
-        let latest = dependants.get(&id).map_or(end, |ds| {
-            ds.iter()
-                .map(|d| latest_end.get(d).copied().unwrap_or(end) - model.task(*d).duration().unwrap_or(0))
-                .min()
-                .unwrap_or(end)
-        });
-        latest_end.insert(id, latest);
-    }
-    tasks.iter().map(|&id| (id, latest_end[&id] - model.task(id).end.get().unwrap_or(end))).collect()
+    tasks.iter().zip(latest_end).map(|(&id, l)| l - model.task(id).end.get().unwrap_or(end)).collect()
 }

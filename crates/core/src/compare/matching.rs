@@ -5,79 +5,68 @@
 //! either side has that same neighbourhood. Each match can make others
 //! possible, so this repeats until nothing more matches.
 
-use super::digest::Digest;
-use crate::hash::FastMap;
+use super::digest::{Digest, Group};
+use crate::hash::{FastMap, FastSet};
 use std::collections::BTreeMap;
 
 /// B's keys matched to A's by structure: B's key → A's.
 pub fn by_structure(a: &Digest, b: &Digest) -> FastMap<String, String> {
     let mut renamed: FastMap<String, String> = FastMap::default();
-    let mut taken: FastMap<String, ()> = FastMap::default();
+    let mut taken: FastSet<String> = FastSet::default();
     loop {
-        // B's keys under their A names so far.
-        let in_a = |k: &str| a.groups.contains_key(k);
-        let b_name = |k: &String| renamed.get(k).cloned().unwrap_or_else(|| k.clone());
-        let matched_b = |k: &String| {
-            let n = b_name(k);
-            in_a(&n).then_some(n)
+        // A key of A is matched when B has it (or a key of B was matched to
+        // it); a key of B when A has it under its name so far.
+        let matched_a = |k: &str| (b.ids.contains_key(k) || taken.contains(k)).then(|| k.to_owned());
+        let matched_b = |k: &str| {
+            let name = renamed.get(k).map_or(k, String::as_str);
+            a.ids.contains_key(name).then(|| name.to_owned())
         };
-        let matched_a = |k: &String| (b.groups.contains_key(k) || taken.contains_key(k)).then(|| k.clone());
-        let mut sigs_a: BTreeMap<String, Vec<&String>> = BTreeMap::new();
-        for (k, g) in &a.groups {
-            if b.groups.contains_key(k) || taken.contains_key(k) {
-                continue;
-            }
-            if let Some(sig) = signature(g.deps.iter().chain(&g.dependants), g.deps.len(), &matched_a) {
-                sigs_a.entry(sig).or_default().push(k);
-            }
-        }
-        let mut sigs_b: BTreeMap<String, Vec<&String>> = BTreeMap::new();
-        for (k, g) in &b.groups {
-            if a.groups.contains_key(k) || renamed.contains_key(k) {
-                continue;
-            }
-            if let Some(sig) = signature(g.deps.iter().chain(&g.dependants), g.deps.len(), &matched_b) {
-                sigs_b.entry(sig).or_default().push(k);
-            }
-        }
+        let unmatched_a = a.keyed_groups().filter(|(k, _)| !b.ids.contains_key(*k) && !taken.contains(*k));
+        let unmatched_b = b.keyed_groups().filter(|(k, _)| !a.ids.contains_key(*k) && !renamed.contains_key(*k));
+        let sigs_a = signatures(a, unmatched_a, &matched_a);
+        let sigs_b = signatures(b, unmatched_b, &matched_b);
         let mut found = Vec::new();
         for (sig, ka) in &sigs_a {
             if let (Some([kb]), [ka]) = (sigs_b.get(sig).map(Vec::as_slice), ka.as_slice()) {
-                found.push(((*kb).clone(), (*ka).clone()));
+                found.push(((*kb).to_owned(), (*ka).to_owned()));
             }
         }
         if found.is_empty() {
             return renamed;
         }
         for (kb, ka) in found {
-            taken.insert(ka.clone(), ());
+            taken.insert(ka.clone());
             renamed.insert(kb, ka);
         }
     }
 }
 
-/// A key's neighbourhood as matched names (its first `n_deps` neighbours are
-/// what it waited for, the rest what waited for it), or `None` when it has
-/// none or one of them is unmatched.
-fn signature<'k>(
-    neighbours: impl Iterator<Item = &'k String>,
-    n_deps: usize,
-    matched: &dyn Fn(&String) -> Option<String>,
-) -> Option<String> {
-    let mut deps = Vec::new();
-    let mut dependants = Vec::new();
-    for (i, k) in neighbours.enumerate() {
-        let name = matched(k)?;
-        if i < n_deps {
-            deps.push(name);
-        } else {
-            dependants.push(name);
+/// The keys of `d` in `keys` by their neighbourhood's signature.
+fn signatures<'d>(
+    d: &'d Digest,
+    keys: impl Iterator<Item = (&'d str, &'d Group)>,
+    matched: &dyn Fn(&str) -> Option<String>,
+) -> BTreeMap<String, Vec<&'d str>> {
+    let mut out: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (k, g) in keys {
+        if let Some(sig) = signature(d, g, matched) {
+            out.entry(sig).or_default().push(k);
         }
     }
-    if deps.is_empty() && dependants.is_empty() {
+    out
+}
+
+/// A group's neighbourhood as matched names (what it waited for, then what
+/// waited for it), or `None` when it has none or one of them is unmatched.
+fn signature(d: &Digest, g: &Group, matched: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    if g.deps.is_empty() && g.dependants.is_empty() {
         return None;
     }
-    deps.sort();
-    dependants.sort();
+    let names = |ids: &[u32]| -> Option<Vec<String>> {
+        let mut v = ids.iter().map(|&k| matched(d.key(k))).collect::<Option<Vec<String>>>()?;
+        v.sort();
+        Some(v)
+    };
+    let (deps, dependants) = (names(&g.deps)?, names(&g.dependants)?);
     Some(format!("{}\u{1}{}", deps.join("\u{0}"), dependants.join("\u{0}")))
 }

@@ -110,8 +110,8 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let (pa, pb) = (rep_a.path_time(), rep_b.path_time());
     let newly_critical = |k: &str| {
         pb.contains_key(k)
-            && rep_a.groups.get(k).is_some_and(|g| g.slack > min_delta)
-            && rep_b.groups.get(k).is_some_and(|g| g.slack <= min_delta)
+            && rep_a.group(k).is_some_and(|g| g.slack > min_delta)
+            && rep_b.group(k).is_some_and(|g| g.slack <= min_delta)
     };
     let original: FastMap<&str, &str> = renamed.iter().map(|(b, a)| (a.as_str(), b.as_str())).collect();
 
@@ -155,11 +155,15 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 
     let matched: Vec<&TaskChange> = tasks.iter().filter(|t| t.a_ms.is_some() && t.b_ms.is_some()).collect();
     let (ta, tb) = (matched.iter().filter_map(|t| t.a_ms).sum::<f64>(), matched.iter().filter_map(|t| t.b_ms).sum());
-    let aligned = attribution::align(&rep_a.path, &rep_b.path)
+    let aligned = attribution::align(rep_a, rep_b)
         .into_iter()
         .map(|(i, j)| {
             let (sa, sb) = (i.map(|i| &rep_a.path[i]), j.map(|j| &rep_b.path[j]));
-            let key = sa.or(sb).map_or(String::new(), |s| s.key.clone());
+            let key = match (sa, sb) {
+                (Some(s), _) => rep_a.key(s.key).to_owned(),
+                (None, Some(s)) => rep_b.key(s.key).to_owned(),
+                (None, None) => String::new(),
+            };
             let (a_ms, b_ms) = (sa.map(|s| ms(s.duration)), sb.map(|s| ms(s.duration)));
             AlignedStep {
                 on: match (sa, sb) {
@@ -189,7 +193,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             db.len()
         ));
     }
-    if [rep_a, rep_b].iter().all(|d| d.groups.values().all(|g| g.deps.is_empty())) {
+    if [rep_a, rep_b].iter().all(|d| d.groups.iter().all(|g| g.deps.is_empty())) {
         warnings.push(
             "the runs record no dependencies: each path is only the task that ended last, and the rest of the wall time counts as waiting".to_owned(),
         );
@@ -218,8 +222,8 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             explained_by_durations_ms: ms(rep_b.wall - what_if),
         },
         critical_path: CriticalPaths {
-            a: rep_a.path.iter().map(|s| s.key.clone()).collect(),
-            b: rep_b.path.iter().map(|s| s.key.clone()).collect(),
+            a: rep_a.path.iter().map(|s| rep_a.key(s.key).to_owned()).collect(),
+            b: rep_b.path.iter().map(|s| rep_b.key(s.key).to_owned()).collect(),
             aligned,
         },
         matched: matched.len(),

@@ -13,9 +13,32 @@
 //!
 //! Words are split at anything that is not a letter, digit or `_`.
 
+use std::borrow::Cow;
+
 /// `key` with hashes, addresses, temporary directories and build roots
-/// replaced by placeholders.
-pub fn normalise(key: &str) -> String {
+/// replaced by placeholders (borrowed when there is nothing to replace).
+pub fn normalise(key: &str) -> Cow<'_, str> {
+    if may_change(key) {
+        Cow::Owned(replaced(key))
+    } else {
+        Cow::Borrowed(key)
+    }
+}
+
+/// Whether `key` has anything [`normalise`] could replace: a marker of a
+/// root, a temporary directory or an address, or 8 hex digits in a row.
+fn may_change(key: &str) -> bool {
+    const MARKERS: [&str; 7] =
+        ["0x", "0X", "/tmp/", "/private/var/folders/", "/execroot/", "/proc/self/cwd/", "/sandbox/"];
+    let mut run = 0;
+    key.bytes().any(|b| {
+        run = if b.is_ascii_hexdigit() { run + 1 } else { 0 };
+        run >= 8
+    }) || MARKERS.iter().any(|m| key.contains(m))
+}
+
+/// [`normalise`]'s work.
+fn replaced(key: &str) -> String {
     let key = cut_roots(key);
     let key = temporary(&key);
     let mut out = String::with_capacity(key.len());
@@ -36,7 +59,7 @@ pub fn normalise(key: &str) -> String {
 }
 
 /// One word, replaced when it is an address or a hash.
-fn word(w: &str) -> std::borrow::Cow<'_, str> {
+fn word(w: &str) -> Cow<'_, str> {
     let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
     if let Some(rest) = w.strip_prefix("0x").or_else(|| w.strip_prefix("0X")) {
         if !rest.is_empty() && hex(rest) {
