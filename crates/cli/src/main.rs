@@ -272,7 +272,10 @@ fn run(cli: Cli) -> Result<()> {
                     emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c))? + "\n"))?
                 }
             }
-            std::mem::forget((a, b));
+            // As for `analyze`: the process ends here, nothing is freed one by one.
+            std::mem::forget(c);
+            std::mem::forget((runs_a, runs_b));
+            std::mem::forget((keys_a, keys_b, a, b));
         }
         Command::Dump { files, mal_statements: true, .. } => {
             for f in &files {

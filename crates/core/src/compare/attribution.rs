@@ -67,7 +67,7 @@ pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
     // the same way (a cache hit in one run is no duration for the other).
     let per_task: Vec<Option<Nanos>> = b
         .keyed_groups()
-        .map(|(k, gb)| {
+        .map(|(_, k, gb)| {
             let ga = a.group(k)?;
             (ga.count > 0 && ga.outcomes.same_mix(&gb.outcomes)).then(|| ga.total / Nanos::from(ga.count))
         })

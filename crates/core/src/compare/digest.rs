@@ -6,12 +6,13 @@
 //!
 //! Phases (a build stage, a query's whole span) are left out: they are not
 //! work that can be slower. Tasks without a start or an end are too. Keys
-//! are held once, as ids into [`Digest::names`]: a build has millions of
-//! tasks and edges.
+//! are held once, interned, and used by id; what a key waited for is one
+//! list for all keys: a build has millions of tasks and edges.
 
 use super::chain::chain;
 use super::normalise::normalise;
 use crate::hash::FastMap;
+use crate::intern::Interner;
 use crate::model::{Model, Nanos, Role, TaskId};
 
 /// One run to compare.
@@ -81,10 +82,6 @@ pub struct Group {
     pub total: Nanos,
     /// How they ended.
     pub outcomes: Outcomes,
-    /// Keys its tasks waited for, as ids into [`Digest::names`], sorted.
-    pub deps: Vec<u32>,
-    /// Keys that waited for its tasks, as ids, sorted.
-    pub dependants: Vec<u32>,
     /// The least slack of its tasks: how much later one could have ended
     /// without the run ending later, ns.
     pub slack: Nanos,
@@ -93,7 +90,7 @@ pub struct Group {
 /// One step of a run's chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathStep {
-    /// The task's key, as an id into [`Digest::names`].
+    /// The task's key, as an id ([`Digest::key`]).
     pub key: u32,
     /// Its duration, ns.
     pub duration: Nanos,
@@ -103,7 +100,7 @@ pub struct PathStep {
 /// how long it took, and what it waited for.
 #[derive(Clone, Copy, Debug)]
 pub struct ReplayTask {
-    /// Its key, as an id into [`Digest::names`].
+    /// Its key, as an id ([`Digest::key`]).
     pub key: u32,
     /// Its start after its last dependency ended (or after the run's start,
     /// without dependencies), ns, never negative.
@@ -121,11 +118,15 @@ pub struct Digest {
     /// The run's name.
     pub name: String,
     /// Every key, by id.
-    pub names: Vec<String>,
-    /// Each key's id.
-    pub ids: FastMap<String, u32>,
+    keys: Interner,
     /// Each key's group, by id.
     pub groups: Vec<Group>,
+    /// The keys each key's tasks waited for, sorted: `deps[deps_start[k]..deps_start[k + 1]]`.
+    deps: Vec<u32>,
+    deps_start: Vec<u32>,
+    /// The keys that waited for each key's tasks, sorted, likewise.
+    dependants: Vec<u32>,
+    dependants_start: Vec<u32>,
     /// The chain the run waited for, first step first ([`chain`]).
     pub path: Vec<PathStep>,
     /// First start to last end, ns.
@@ -165,26 +166,17 @@ impl Digest {
         let at = |id: TaskId| Some(pos[id.index()]).filter(|&p| p != NOT_IN_RUN);
         let weight = |id: TaskId| run.keys.weights.as_ref().and_then(|w| w.get(id.index()).copied()).unwrap_or(1);
 
-        let mut names: Vec<String> = Vec::new();
-        let mut ids: FastMap<String, u32> = FastMap::default();
+        let mut keys = Interner::new();
         let kid: Vec<u32> = tasks
             .iter()
-            .map(|&id| {
-                let key = normalise(run.keys.keys.get(id.index()).map_or("", String::as_str));
-                if let Some(&k) = ids.get(key.as_ref()) {
-                    return k;
-                }
-                let k = names.len() as u32;
-                names.push(key.clone().into_owned());
-                ids.insert(key.into_owned(), k);
-                k
-            })
+            .map(|&id| keys.intern(&normalise(run.keys.keys.get(id.index()).map_or("", String::as_str))))
             .collect();
         let start = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
         let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(start).max(start);
         let slack = slack(model, &tasks, &at, end);
 
-        let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; names.len()];
+        let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; keys.len()];
+        let mut edges: Vec<(u32, u32)> = Vec::new();
         for (p, &id) in tasks.iter().enumerate() {
             let t = model.task(id);
             let k = kid[p];
@@ -198,20 +190,19 @@ impl Digest {
                 (false, false) => g.outcomes.executed += 1,
             }
             g.slack = g.slack.min(slack[p]);
-            for d in model.deps(id).iter().filter_map(|&d| at(d)) {
-                let kd = kid[d as usize];
-                if kd != k {
-                    groups[k as usize].deps.push(kd);
-                    groups[kd as usize].dependants.push(k);
-                }
-            }
+            edges.extend(
+                model.deps(id).iter().filter_map(|&d| at(d)).map(|d| (k, kid[d as usize])).filter(|(k, d)| k != d),
+            );
         }
-        for g in &mut groups {
-            for list in [&mut g.deps, &mut g.dependants] {
-                list.sort_unstable();
-                list.dedup();
-            }
-        }
+        edges.sort_unstable();
+        edges.dedup();
+        let (deps, deps_start) = lists(keys.len(), &edges);
+        let flipped: Vec<(u32, u32)> = {
+            let mut f: Vec<(u32, u32)> = edges.iter().map(|&(k, d)| (d, k)).collect();
+            f.sort_unstable();
+            f
+        };
+        let (dependants, dependants_start) = lists(keys.len(), &flipped);
 
         let path: Vec<PathStep> = chain(model, &|id| at(id).is_some())
             .iter()
@@ -242,22 +233,56 @@ impl Digest {
                 }
             })
             .collect();
-        Digest { name: run.name.clone(), names, ids, groups, path, wall, waiting, replay, replay_deps }
+        Digest {
+            name: run.name.clone(),
+            keys,
+            groups,
+            deps,
+            deps_start,
+            dependants,
+            dependants_start,
+            path,
+            wall,
+            waiting,
+            replay,
+            replay_deps,
+        }
+    }
+
+    /// The id of `key`, if the run has it.
+    pub fn id(&self, key: &str) -> Option<u32> {
+        self.keys.get(key)
     }
 
     /// The group of `key`, if the run has it.
     pub fn group(&self, key: &str) -> Option<&Group> {
-        self.ids.get(key).map(|&k| &self.groups[k as usize])
+        self.id(key).map(|k| &self.groups[k as usize])
     }
 
-    /// Every key with its group.
-    pub fn keyed_groups(&self) -> impl Iterator<Item = (&str, &Group)> {
-        self.names.iter().map(String::as_str).zip(&self.groups)
+    /// Every key with its id and group.
+    pub fn keyed_groups(&self) -> impl Iterator<Item = (u32, &str, &Group)> {
+        self.groups.iter().enumerate().map(|(k, g)| (k as u32, self.keys.name(k as u32), g))
     }
 
     /// The key of the id `k`.
     pub fn key(&self, k: u32) -> &str {
-        &self.names[k as usize]
+        self.keys.name(k)
+    }
+
+    /// The keys that the tasks of key `k` waited for, as ids, sorted.
+    pub fn deps_of(&self, k: u32) -> &[u32] {
+        &self.deps[self.deps_start[k as usize] as usize..self.deps_start[k as usize + 1] as usize]
+    }
+
+    /// The keys that waited for the tasks of key `k`, as ids, sorted.
+    pub fn dependants_of(&self, k: u32) -> &[u32] {
+        let (a, b) = (self.dependants_start[k as usize], self.dependants_start[k as usize + 1]);
+        &self.dependants[a as usize..b as usize]
+    }
+
+    /// Whether any task of the run waited for another.
+    pub fn has_edges(&self) -> bool {
+        !self.deps.is_empty()
     }
 
     /// The time of each key on the path, summed where a key repeats.
@@ -270,18 +295,31 @@ impl Digest {
     }
 
     /// Gives the keys in `renamed` their new names (keys matched by structure).
+    /// The new names are not keys of this run, so the ids stay as they are.
     pub fn rename(&mut self, renamed: &FastMap<String, String>) {
         if renamed.is_empty() {
             return;
         }
-        for (k, name) in self.names.iter_mut().enumerate() {
-            if let Some(new) = renamed.get(name.as_str()) {
-                self.ids.remove(name.as_str());
-                self.ids.insert(new.clone(), k as u32);
-                *name = new.clone();
-            }
+        let mut keys = Interner::new();
+        for k in 0..self.keys.len() as u32 {
+            let name = self.keys.name(k);
+            keys.intern(renamed.get(name).map_or(name, String::as_str));
         }
+        self.keys = keys;
     }
+}
+
+/// Sorted `(from, to)` pairs as one list of `to`s and where each `from`'s
+/// part starts (`n + 1` entries).
+fn lists(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for &(from, _) in pairs {
+        start[from as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    (pairs.iter().map(|&(_, to)| to).collect(), start)
 }
 
 /// Each task's total slack, by position in `tasks`: the latest it could

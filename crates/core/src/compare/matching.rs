@@ -16,13 +16,13 @@ pub fn by_structure(a: &Digest, b: &Digest) -> FastMap<String, String> {
     loop {
         // A key of A is matched when B has it (or a key of B was matched to
         // it); a key of B when A has it under its name so far.
-        let matched_a = |k: &str| (b.ids.contains_key(k) || taken.contains(k)).then(|| k.to_owned());
+        let matched_a = |k: &str| (b.id(k).is_some() || taken.contains(k)).then(|| k.to_owned());
         let matched_b = |k: &str| {
             let name = renamed.get(k).map_or(k, String::as_str);
-            a.ids.contains_key(name).then(|| name.to_owned())
+            a.id(name).is_some().then(|| name.to_owned())
         };
-        let unmatched_a = a.keyed_groups().filter(|(k, _)| !b.ids.contains_key(*k) && !taken.contains(*k));
-        let unmatched_b = b.keyed_groups().filter(|(k, _)| !a.ids.contains_key(*k) && !renamed.contains_key(*k));
+        let unmatched_a = a.keyed_groups().filter(|(_, k, _)| b.id(k).is_none() && !taken.contains(*k));
+        let unmatched_b = b.keyed_groups().filter(|(_, k, _)| a.id(k).is_none() && !renamed.contains_key(*k));
         let sigs_a = signatures(a, unmatched_a, &matched_a);
         let sigs_b = signatures(b, unmatched_b, &matched_b);
         let mut found = Vec::new();
@@ -44,22 +44,22 @@ pub fn by_structure(a: &Digest, b: &Digest) -> FastMap<String, String> {
 /// The keys of `d` in `keys` by their neighbourhood's signature.
 fn signatures<'d>(
     d: &'d Digest,
-    keys: impl Iterator<Item = (&'d str, &'d Group)>,
+    keys: impl Iterator<Item = (u32, &'d str, &'d Group)>,
     matched: &dyn Fn(&str) -> Option<String>,
 ) -> BTreeMap<String, Vec<&'d str>> {
     let mut out: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for (k, g) in keys {
-        if let Some(sig) = signature(d, g, matched) {
+    for (id, k, _) in keys {
+        if let Some(sig) = signature(d, id, matched) {
             out.entry(sig).or_default().push(k);
         }
     }
     out
 }
 
-/// A group's neighbourhood as matched names (what it waited for, then what
+/// Key `k`'s neighbourhood as matched names (what it waited for, then what
 /// waited for it), or `None` when it has none or one of them is unmatched.
-fn signature(d: &Digest, g: &Group, matched: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    if g.deps.is_empty() && g.dependants.is_empty() {
+fn signature(d: &Digest, k: u32, matched: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    if d.deps_of(k).is_empty() && d.dependants_of(k).is_empty() {
         return None;
     }
     let names = |ids: &[u32]| -> Option<Vec<String>> {
@@ -67,6 +67,6 @@ fn signature(d: &Digest, g: &Group, matched: &dyn Fn(&str) -> Option<String>) ->
         v.sort();
         Some(v)
     };
-    let (deps, dependants) = (names(&g.deps)?, names(&g.dependants)?);
+    let (deps, dependants) = (names(d.deps_of(k))?, names(d.dependants_of(k))?);
     Some(format!("{}\u{1}{}", deps.join("\u{0}"), dependants.join("\u{0}")))
 }

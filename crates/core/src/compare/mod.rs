@@ -193,7 +193,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             db.len()
         ));
     }
-    if [rep_a, rep_b].iter().all(|d| d.groups.iter().all(|g| g.deps.is_empty())) {
+    if !rep_a.has_edges() && !rep_b.has_edges() {
         warnings.push(
             "the runs record no dependencies: each path is only the task that ended last, and the rest of the wall time counts as waiting".to_owned(),
         );
@@ -249,7 +249,8 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 /// from 1; then what is within noise, by the size of the change, unranked.
 fn rank(tasks: &mut [TaskChange]) {
     let noise = |t: &TaskChange| t.status == "within-noise";
-    tasks.sort_by(|x, y| {
+    // Keys are unique: an unstable sort is as deterministic.
+    tasks.sort_unstable_by(|x, y| {
         noise(x)
             .cmp(&noise(y))
             .then(y.wall_effect_ms.abs().total_cmp(&x.wall_effect_ms.abs()))

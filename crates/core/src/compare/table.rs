@@ -44,7 +44,7 @@ pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
     let mut keys: FastMap<&str, KeyRuns> = FastMap::default();
     let fresh = || KeyRuns { a: vec![None; a.len()], b: vec![None; b.len()], ..KeyRuns::default() };
     for (i, d) in a.iter().enumerate() {
-        for (k, g) in d.keyed_groups() {
+        for (_, k, g) in d.keyed_groups() {
             let r = keys.entry(k).or_insert_with(fresh);
             r.a[i] = Some(g.total);
             r.a_count += u64::from(g.count);
@@ -52,7 +52,7 @@ pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
         }
     }
     for (i, d) in b.iter().enumerate() {
-        for (k, g) in d.keyed_groups() {
+        for (_, k, g) in d.keyed_groups() {
             let r = keys.entry(k).or_insert_with(fresh);
             r.b[i] = Some(g.total);
             r.b_count += u64::from(g.count);
@@ -60,7 +60,7 @@ pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
         }
     }
     let mut out: Vec<(String, KeyRuns)> = keys.into_iter().map(|(k, r)| (k.to_owned(), r)).collect();
-    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out.sort_unstable_by(|x, y| x.0.cmp(&y.0));
     out
 }
 
