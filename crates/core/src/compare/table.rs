@@ -39,7 +39,7 @@ pub struct KeyRuns {
     pub b_outcomes: Outcomes,
 }
 
-/// Every key of either side, across runs, sorted by key.
+/// Every key of either side, across runs.
 pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
     let mut keys: FastMap<&str, KeyRuns> = FastMap::default();
     let fresh = || KeyRuns { a: vec![None; a.len()], b: vec![None; b.len()], ..KeyRuns::default() };
@@ -59,9 +59,8 @@ pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
             add(&mut r.b_outcomes, &g.outcomes);
         }
     }
-    let mut out: Vec<(String, KeyRuns)> = keys.into_iter().map(|(k, r)| (k.to_owned(), r)).collect();
-    out.sort_unstable_by(|x, y| x.0.cmp(&y.0));
-    out
+    // In the map's order: the ranking sorts them in the end, by key last.
+    keys.into_iter().map(|(k, r)| (k.to_owned(), r)).collect()
 }
 
 fn add(to: &mut Outcomes, o: &Outcomes) {
