@@ -247,16 +247,20 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 /// Sorts `tasks`: changes (changed, status changes, added and removed) by
 /// their effect on the wall time, then by the size of the change, ranked
 /// from 1; then what is within noise, by the size of the change, unranked.
-fn rank(tasks: &mut [TaskChange]) {
+fn rank(tasks: &mut Vec<TaskChange>) {
     let noise = |t: &TaskChange| t.status == "within-noise";
-    // Keys are unique: an unstable sort is as deterministic.
-    tasks.sort_unstable_by(|x, y| {
+    // Sorted as indices: a row is large, and moving rows is most of a sort's time.
+    let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
+    order.sort_unstable_by(|&i, &j| {
+        let (x, y) = (&tasks[i as usize], &tasks[j as usize]);
         noise(x)
             .cmp(&noise(y))
             .then(y.wall_effect_ms.abs().total_cmp(&x.wall_effect_ms.abs()))
             .then(y.delta_ms.abs().total_cmp(&x.delta_ms.abs()))
             .then(x.key.cmp(&y.key))
     });
+    let mut rows: Vec<Option<TaskChange>> = std::mem::take(tasks).into_iter().map(Some).collect();
+    tasks.extend(order.iter().filter_map(|&i| rows[i as usize].take()));
     for (i, t) in tasks.iter_mut().enumerate() {
         t.rank = (!noise(t)).then_some(i as u32 + 1);
     }

@@ -74,6 +74,12 @@ fn values(runs: &[Option<Nanos>]) -> Vec<f64> {
     runs.iter().flatten().map(|&ns| ns as f64 / 1e6).collect()
 }
 
+/// The mean of the values a side has of a key, ms (`None` without any).
+fn mean_of(runs: &[Option<Nanos>]) -> Option<f64> {
+    let (sum, n) = runs.iter().flatten().fold((0.0, 0u32), |(s, n), &ns| (s + ns as f64 / 1e6, n + 1));
+    (n > 0).then(|| sum / f64::from(n))
+}
+
 /// The run-wide speed factor: the median of B's mean over A's, over keys
 /// that ran (and only ran) in every run of both sides, as a geometric median.
 pub fn speed_factor(keys: &[(String, KeyRuns)]) -> f64 {
@@ -82,7 +88,7 @@ pub fn speed_factor(keys: &[(String, KeyRuns)]) -> f64 {
         .filter(|(_, r)| r.a.iter().chain(&r.b).all(Option::is_some))
         .filter(|(_, r)| r.a_outcomes.cached + r.a_outcomes.failed + r.b_outcomes.cached + r.b_outcomes.failed == 0)
         .filter_map(|(_, r)| {
-            let (a, b) = (stats::mean(&values(&r.a)), stats::mean(&values(&r.b)));
+            let (a, b) = (mean_of(&r.a)?, mean_of(&r.b)?);
             (a > 0.0 && b > 0.0).then(|| (b / a).ln())
         })
         .collect();
@@ -125,9 +131,7 @@ pub fn verdicts(keys: &[(String, KeyRuns)], opts: &Options, min_delta_ms: f64, f
     let mut out: Vec<Verdict> = keys
         .iter()
         .map(|(k, r)| {
-            let (va, vb) = (values(&r.a), values(&r.b));
-            let mean = |v: &[f64]| (!v.is_empty()).then(|| stats::mean(v));
-            let (a_ms, b_ms) = (mean(&va), mean(&vb));
+            let (a_ms, b_ms) = (mean_of(&r.a), mean_of(&r.b));
             let mut v = Verdict { a_ms, b_ms, ..Verdict::default() };
             v.status = match (a_ms, b_ms) {
                 (Some(_), None) => "only-a",
@@ -137,7 +141,8 @@ pub fn verdicts(keys: &[(String, KeyRuns)], opts: &Options, min_delta_ms: f64, f
                 _ => "within-noise",
             };
             if several && v.status == "within-noise" {
-                let vb: Vec<f64> = vb.iter().map(|x| x / factor).collect();
+                let va = values(&r.a);
+                let vb: Vec<f64> = values(&r.b).iter().map(|x| x / factor).collect();
                 let ties = has_ties(&va) || has_ties(&vb);
                 let mut rng = Rng::new(hash_bytes(k.as_bytes()));
                 let (p, test) = match stats::welch(&va, &vb) {
