@@ -182,8 +182,8 @@ impl Digest {
             let k = kid[p];
             let w = weight(id);
             let g = &mut groups[k as usize];
-            g.count += w;
-            g.total += dur(id) * Nanos::from(w);
+            g.count = g.count.saturating_add(w);
+            g.total = g.total.saturating_add(dur(id).saturating_mul(Nanos::from(w)));
             match (t.failed, t.cached) {
                 (true, _) => g.outcomes.failed += 1,
                 (false, true) => g.outcomes.cached += 1,
