@@ -269,7 +269,7 @@ fn run(cli: Cli) -> Result<()> {
             match format {
                 OutputFormat::Text => emit(&report::compare::compare_text(&c))?,
                 OutputFormat::Json => {
-                    emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c))? + "\n"))?
+                    emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c)?)? + "\n"))?
                 }
             }
             // As for `analyze`: the process ends here, nothing is freed one by one.

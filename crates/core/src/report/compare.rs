@@ -50,8 +50,8 @@ pub fn runs_of<'a>(
 }
 
 /// The comparison as JSON.
-pub fn compare_json(c: &Comparison) -> Value {
-    serde_json::to_value(c).unwrap_or(Value::Null)
+pub fn compare_json(c: &Comparison) -> Result<Value, serde_json::Error> {
+    serde_json::to_value(c)
 }
 
 /// Milliseconds as a signed duration: `+1.2 s`, `-850 µs`.
