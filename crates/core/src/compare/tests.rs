@@ -107,3 +107,24 @@ fn a_change_counts_only_past_both_thresholds() {
     assert_eq!((status("small"), status("big"), status("both")), ("within-noise", "within-noise", "changed"));
     assert_eq!(c.noise.min_delta_ms, 10.0);
 }
+
+/// Repeated tasks of one key (a pool's slices, a probe's calls) are one
+/// group: their times summed, their number counted; and a key in A only is
+/// `only-a`, its delta its whole time taken away, with no wall effect off the path.
+#[test]
+fn repeated_tasks_are_one_group_with_a_count() {
+    let (ma, ka) = model(&[
+        ("x", 0, 10, &[], false),
+        ("x", 10, 30, &[], false),
+        ("x", 30, 60, &[], false),
+        ("gone", 0, 5, &[], false),
+    ]);
+    let (mb, kb) = model(&[("x", 0, 40, &[], false), ("x", 40, 100, &[], false)]);
+    let c = compare(&[run(&ma, &ka)], &[run(&mb, &kb)], &Options::default()).unwrap();
+    let x = task(&c, "x");
+    assert_eq!((x.a_ms, x.b_ms, x.a_count, x.b_count), (Some(60.0), Some(100.0), 3.0, 2.0));
+    let gone = task(&c, "gone");
+    assert_eq!((gone.status, gone.delta_ms, gone.on_path, gone.wall_effect_ms), ("only-a", -5.0, "none", 0.0));
+    assert_eq!((c.matched, c.only_a, c.only_b), (1, 1, 0));
+    assert_eq!(c.matched_totals_ms.delta, 40.0);
+}
