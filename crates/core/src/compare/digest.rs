@@ -157,7 +157,7 @@ impl Digest {
                 t.role != Role::Phase && t.duration().is_some()
             })
             .collect();
-        tasks.sort_by_key(|&id| (model.task(id).start.get(), id));
+        tasks.sort_unstable_by_key(|&id| (model.task(id).start.get(), id));
         // Each model task's position in `tasks`.
         let mut pos = vec![NOT_IN_RUN; model.tasks().len()];
         for (i, &id) in tasks.iter().enumerate() {
@@ -330,7 +330,7 @@ fn lists(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 fn slack(model: &Model, tasks: &[TaskId], at: &dyn Fn(TaskId) -> Option<u32>, end: Nanos) -> Vec<Nanos> {
     let mut latest_end = vec![end; tasks.len()];
     let mut by_end: Vec<u32> = (0..tasks.len() as u32).collect();
-    by_end.sort_by_key(|&p| std::cmp::Reverse((model.task(tasks[p as usize]).end.get(), p)));
+    by_end.sort_unstable_by_key(|&p| std::cmp::Reverse((model.task(tasks[p as usize]).end.get(), p)));
     for &p in &by_end {
         let id = tasks[p as usize];
         let latest_start = latest_end[p as usize] - model.task(id).duration().unwrap_or(0);
