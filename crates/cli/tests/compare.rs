@@ -75,3 +75,17 @@ fn q01_traced_by_two_monetdb_versions() {
     insta::assert_snapshot!("mal_q01_text", compare(&a, &b, &[]));
     insta::assert_snapshot!("mal_q01_json", compare(&a, &b, &["--format", "json"]));
 }
+
+#[test]
+fn every_build_of_a_log_is_a_run_and_several_a_side_are_tested() {
+    let log = corpus("ninja-log/kati-v5.ninja_log");
+    let v: serde_json::Value = serde_json::from_str(&compare(&log, &log, &["--format", "json"])).unwrap();
+    assert_eq!(v["runs"]["a"].as_array().unwrap().len(), 3);
+    assert_eq!(v["noise"]["mode"], "tests");
+    assert!(v["warnings"][0].as_str().unwrap().starts_with("fewer than 5 runs a side (3 and 3)"));
+    // The same runs on both sides: nothing changed, every test says so.
+    for t in v["tasks"].as_array().unwrap() {
+        assert_eq!((t["status"].as_str(), t["delta_ms"].as_f64()), (Some("within-noise"), Some(0.0)), "{t}");
+        assert!(t["q"].as_f64().is_none_or(|q| q == 1.0), "{t}");
+    }
+}
