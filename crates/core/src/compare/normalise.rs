@@ -9,7 +9,9 @@
 //! - a temporary directory (`/tmp/<name>`, `/var/tmp/<name>`,
 //!   `/private/var/folders/<a>/<b>/T/<name>`) becomes `$(TMP)`;
 //! - a build root (`…/execroot/<workspace>/`, `/proc/self/cwd/`, a
-//!   sandbox's `…/sandbox/<strategy>/<number>/`) is cut.
+//!   sandbox's `…/sandbox/<strategy>/<number>/`) is cut;
+//! - a shard's or chunk's number (`shard 3 of 8`, `shard_3`, `chunk-12`)
+//!   becomes `#`, so that a sharded task's shards are one group with a count.
 //!
 //! Words are split at anything that is not a letter, digit or `_`.
 
@@ -28,8 +30,8 @@ pub fn normalise(key: &str) -> Cow<'_, str> {
 /// Whether `key` has anything [`normalise`] could replace: a marker of a
 /// root, a temporary directory or an address, or 8 hex digits in a row.
 fn may_change(key: &str) -> bool {
-    const MARKERS: [&str; 7] =
-        ["0x", "0X", "/tmp/", "/private/var/folders/", "/execroot/", "/proc/self/cwd/", "/sandbox/"];
+    const MARKERS: [&str; 9] =
+        ["0x", "0X", "/tmp/", "/private/var/folders/", "/execroot/", "/proc/self/cwd/", "/sandbox/", "shard", "chunk"];
     let mut run = 0;
     key.bytes().any(|b| {
         run = if b.is_ascii_hexdigit() { run + 1 } else { 0 };
@@ -41,6 +43,7 @@ fn may_change(key: &str) -> bool {
 fn replaced(key: &str) -> String {
     let key = cut_roots(key);
     let key = temporary(&key);
+    let key = shards(&key);
     let mut out = String::with_capacity(key.len());
     let bytes = key.as_bytes();
     let mut i = 0;
@@ -73,6 +76,27 @@ fn word(w: &str) -> Cow<'_, str> {
     } else {
         w.into()
     }
+}
+
+/// `key` with the number after `shard` or `chunk` (and a space, `_`, `-`,
+/// `:` or `=`) as `#`.
+fn shards(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut rest = key;
+    while let Some(at) = ["shard", "chunk"].iter().filter_map(|w| rest.find(w)).min() {
+        let after = at + 5;
+        out.push_str(&rest[..after]);
+        rest = &rest[after..];
+        let sep = rest.bytes().take_while(|b| b" _-:=".contains(b)).count().min(1);
+        let digits = rest[sep..].bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            out.push_str(&rest[..sep]);
+            out.push('#');
+            rest = &rest[sep + digits..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `key` with its build roots cut.
@@ -148,6 +172,9 @@ mod tests {
             ("/proc/self/cwd/src/a.cc", "src/a.cc"),
             ("/b/sandbox/linux-sandbox/42/execroot/ws/x.o", "x.o"),
             ("/b/sandbox/processwrapper-sandbox/7/src/x.o", "src/x.o"),
+            ("//foo:bar_test (shard 3 of 8)", "//foo:bar_test (shard # of 8)"),
+            ("run_test shard_12", "run_test shard_#"),
+            ("test chunk-4 of pkg", "test chunk-# of pkg"),
         ] {
             assert_eq!(normalise(raw), want, "{raw}");
         }
@@ -155,7 +182,14 @@ mod tests {
 
     #[test]
     fn ordinary_words_and_numbers_stay() {
-        for kept in ["obj/src/ninja.o", "CC $(BUILD_ROOT)/project0/file12.cpp.o", "deadbeef", "20240101", "thread 12"] {
+        for kept in [
+            "obj/src/ninja.o",
+            "CC $(BUILD_ROOT)/project0/file12.cpp.o",
+            "deadbeef",
+            "20240101",
+            "thread 12",
+            "shards/a",
+        ] {
             assert_eq!(normalise(kept), kept);
         }
     }
