@@ -66,9 +66,12 @@ fn signed(ms: f64) -> String {
     }
 }
 
-/// Milliseconds as a duration.
+/// Milliseconds as a duration (`0` for none).
 fn dur(ms: f64) -> String {
-    duration_label((ms * 1e6).round() as i64)
+    match (ms * 1e6).round() as i64 {
+        0 => "0".to_owned(),
+        ns => duration_label(ns),
+    }
 }
 
 /// A share as a signed percentage.
