@@ -15,7 +15,7 @@ use longpole_core::formats::ghc_eventlog::show::show;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::reconcile::reconcile_with;
-use longpole_core::{export, report};
+use longpole_core::{compare, export, report};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,6 +76,31 @@ enum Command {
         /// Where to write.
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// Compare runs: side A (FILES, before) against side B (--vs, after):
+    /// the wall time's change split into the shared path, path changes and
+    /// waiting, both critical paths aligned, and every task's change,
+    /// ranked, with noise told apart (thresholds with one run a side,
+    /// tests with several).
+    Compare {
+        /// Side A's files, read together (a log and its graph.json); each
+        /// run in them is a run of A. `FILE#N` takes only the N-th run of a
+        /// file holding several (a ninja log's builds, a MAL trace's executions).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Side B's files, as for side A.
+        #[arg(long, required = true, num_args = 1..)]
+        vs: Vec<String>,
+        /// Output as text or JSON.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+        /// A change counts only past this many ms (default: 0.1 % of A's
+        /// wall time, at least 0.001 ms).
+        #[arg(long)]
+        min_delta_ms: Option<f64>,
+        /// ... and past this many percent of A's time.
+        #[arg(long, default_value_t = 5.0)]
+        min_relative: f64,
     },
     /// Print the reconciled tasks, one per line.
     Dump {
@@ -222,6 +247,40 @@ fn run(cli: Cli) -> Result<()> {
             };
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
+        Command::Compare { files, vs, format, min_delta_ms, min_relative } => {
+            let opts = compare::Options::default()
+                .with_min_delta(min_delta_ms.map(|ms| (ms * 1e6).round() as i64))
+                .with_min_relative(min_relative / 100.0);
+            // Both sides' files are read side by side, then each side is
+            // reconciled, keyed and digested beside the other.
+            let (paths_a, picks_a): (Vec<PathBuf>, Vec<Option<usize>>) = files.iter().map(|s| run_spec(s)).unzip();
+            let (paths_b, picks_b): (Vec<PathBuf>, Vec<Option<usize>>) = vs.iter().map(|s| run_spec(s)).unzip();
+            let mut inputs_a = read_all(&paths_a.iter().chain(&paths_b).map(PathBuf::as_path).collect::<Vec<_>>())?;
+            let inputs_b = inputs_a.split_off(paths_a.len());
+            let (mut a, mut b) = (None, None);
+            let (mut inputs_a, mut inputs_b) = (Some(inputs_a), Some(inputs_b));
+            join(&mut || a = inputs_a.take().map(|i| reconcile_with(i, join)), &mut || {
+                b = inputs_b.take().map(|i| reconcile_with(i, join))
+            });
+            let (Some(a), Some(b)) = (a, b) else { bail!("a side was not read") };
+            let (mut keys_a, mut keys_b) = (Vec::new(), Vec::new());
+            join(&mut || keys_a = report::compare::keys_of(&a), &mut || keys_b = report::compare::keys_of(&b));
+            let runs_a = report::compare::runs_of(&a, &keys_a, &|i| picks_a[i]).map_err(anyhow::Error::msg)?;
+            let runs_b = report::compare::runs_of(&b, &keys_b, &|i| picks_b[i]).map_err(anyhow::Error::msg)?;
+            let Some(c) = compare::compare_with(&runs_a, &runs_b, &opts, join) else {
+                bail!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" });
+            };
+            match format {
+                OutputFormat::Text => emit(&report::compare::compare_text(&c))?,
+                OutputFormat::Json => {
+                    emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c)?)? + "\n"))?
+                }
+            }
+            // As for `analyze`: the process ends here, nothing is freed one by one.
+            std::mem::forget(c);
+            std::mem::forget((runs_a, runs_b));
+            std::mem::forget((keys_a, keys_b, a, b));
+        }
         Command::Dump { files, mal_statements: true, .. } => {
             for f in &files {
                 let input = read(f)?;
@@ -262,6 +321,20 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A file named on `compare`'s command line, and the run it picks
+/// (`kati.ninja_log#2`: the second); a name that is a file as it stands is
+/// taken whole.
+fn run_spec(spec: &str) -> (PathBuf, Option<usize>) {
+    if !Path::new(spec).exists() {
+        if let Some((file, n)) = spec.rsplit_once('#') {
+            if let Ok(n) = n.parse::<usize>() {
+                return (PathBuf::from(file), Some(n));
+            }
+        }
+    }
+    (PathBuf::from(spec), None)
 }
 
 /// Runs `a` on another thread while `b` runs on this one.

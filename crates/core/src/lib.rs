@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod chunk_list;
+pub mod compare;
 pub mod decompress;
 pub mod diagnostics;
 pub mod dump;

@@ -10,7 +10,7 @@
 use crate::analysis::no_path::{no_path, NoPath};
 use crate::join::{in_turn, Join};
 use crate::layout::timeline::TimelineIndex;
-use crate::model::{FormatId, InputInfo, Model};
+use crate::model::{FormatId, InputInfo, Model, TaskId};
 use crate::view::{PathView, RunView};
 use serde_json::Value;
 use std::any::Any;
@@ -34,6 +34,27 @@ pub trait RunKind: Any + Debug + Send + Sync {
     /// Why the run records no dependencies, in one sentence; `None` when it
     /// records them (a path can be claimed).
     fn no_path_reason(&self, model: &Model) -> Option<&'static str>;
+
+    /// Every task's stable key for comparing runs, by [`TaskId`]: what
+    /// names the same work in another run of it (a ninja edge's output, a
+    /// MAL instruction's function, pc and statement), never an id that
+    /// changes from run to run. The comparison normalises it further
+    /// ([`crate::compare::normalise`]).
+    fn compare_keys(&self, model: &Model) -> Vec<String>;
+
+    /// The calls each task stands for, by [`TaskId`], when the format
+    /// records samples (an evobench span recorded every n calls). Default:
+    /// `None`, one each.
+    fn compare_weights(&self, _model: &Model) -> Option<Vec<u32>> {
+        None
+    }
+
+    /// The runs this dataset holds, for a comparison: a name for each (empty
+    /// when there is one) and its tasks. A ninja log's builds and a MAL
+    /// trace's executions are runs of their own. Default: one run, every task.
+    fn compare_runs(&self, model: &Model) -> Vec<(String, Vec<TaskId>)> {
+        vec![(String::new(), (0..model.tasks().len() as u32).map(TaskId).collect())]
+    }
 }
 
 /// One run, reconciled into a model.

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The floors, lowest first.
-const FLOORS: &[&str] = &["ground", "model", "analysis", "layout", "output", "formats", "dispatch"];
+const FLOORS: &[&str] = &["ground", "model", "analysis", "compare", "layout", "output", "formats", "dispatch"];
 
 /// Top-level modules and the floor each is on (a format's folder under
 /// `formats/` is on the formats floor, with its format: [`format_of`]).
@@ -32,6 +32,7 @@ const MODULES: &[(&str, &str)] = &[
     ("recent_ids", "ground"),
     ("model", "model"),
     ("analysis", "analysis"),
+    ("compare", "compare"),
     ("layout", "layout"),
     ("render", "output"),
     ("export", "output"),

@@ -11,8 +11,10 @@
 //! logs do. [`Truth`] is what a correct reader must reconstruct, including
 //! ya's file-order rule for the start of a run task.
 
+mod rerun;
 mod rng;
 
+pub use rerun::{renamed, Rerun};
 pub use rng::Rng;
 
 use std::cmp::Reverse;
@@ -42,6 +44,10 @@ pub struct Config {
     pub start_ms: i64,
     /// Also write `dep_extract_*` lines (ignored by ya). Default true.
     pub extract_events: bool,
+    /// A run of the same build again ([`Rerun`]): its schedule and jitter
+    /// from its own seed, the nodes' base times from `seed`. Default
+    /// `None`: times drawn with the schedule.
+    pub rerun: Option<Rerun>,
 }
 
 impl Default for Config {
@@ -57,6 +63,7 @@ impl Default for Config {
             shuffle_ms: 300,
             start_ms: 1_732_000_000_000,
             extract_events: true,
+            rerun: None,
         }
     }
 }
@@ -156,7 +163,8 @@ pub struct Truth {
     pub lines: u64,
 }
 
-fn uid(rng: &mut Rng) -> String {
+/// A new uid, as ya's are: 22 characters of base64url.
+pub(crate) fn uid(rng: &mut Rng) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     (0..22).map(|_| ALPHABET[rng.range(0, 64) as usize] as char).collect()
 }
@@ -323,7 +331,9 @@ impl<W: Write> Outbox<'_, W> {
 /// Returns the true schedule. Memory is the graph plus the lines of the
 /// last `shuffle_ms` of simulated time, whatever the size of the log.
 pub fn simulate(cfg: &Config, nodes: &[Node], log: &mut impl Write) -> io::Result<Truth> {
-    let mut rng = Rng::new(cfg.seed.wrapping_mul(31).wrapping_add(7));
+    let schedule_seed = cfg.rerun.as_ref().map_or(cfg.seed, |r| r.seed);
+    let mut rng = Rng::new(schedule_seed.wrapping_mul(31).wrapping_add(7));
+    let planned = cfg.rerun.as_ref().map(|r| r.durations(cfg, nodes));
     let hosts: Vec<String> = (0..cfg.hosts.max(1)).map(|h| format!("host-{h:03}.dist.example")).collect();
     let workers: Vec<i64> = (0..hosts.len() as i64).map(|h| 1000 + h * 7 + rng.range(0, 7) as i64).collect();
     let mut dependants: Vec<Vec<u32>> = vec![Vec::new(); nodes.len()];
@@ -473,7 +483,11 @@ pub fn simulate(cfg: &Config, nodes: &[Node], log: &mut impl Write) -> io::Resul
                 inputs_ready = inputs_ready.max(copy_end + if cfg.extract_events { 4 } else { 0 });
             }
             let started = inputs_ready + rng.range(1, 6) as i64;
-            end = started + rng.around(f64::from(node.kind.median_ms)) as i64 + 1;
+            end = started
+                + match &planned {
+                    Some(p) => p[i],
+                    None => rng.around(f64::from(node.kind.median_ms)) as i64 + 1,
+                };
             let status = if failed { "FAILED" } else { "OK" };
             out.push(
                 &mut rng,

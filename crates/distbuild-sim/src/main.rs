@@ -1,16 +1,25 @@
 //! `distbuild-sim`: writes a simulated distributed build as a distbuild
 //! execution log and its graph.json, for tests, benchmarks and samples.
 
-use longpole_distbuild_sim::{graph, simulate, write_graph_json, Config};
+use longpole_distbuild_sim::{graph, renamed, simulate, write_graph_json, Config, Rerun};
 use std::fs::File;
 use std::io::BufWriter;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: distbuild-sim [--nodes N] [--hosts N] [--slots N] [--seed N] [--shuffle-ms N] [--no-extract] --log OUT.log [--graph OUT.json]";
+const USAGE: &str = "usage: distbuild-sim [--nodes N] [--hosts N] [--slots N] [--seed N] [--shuffle-ms N] [--no-extract] [--cache-hits SHARE] [--failures SHARE] [--rerun SEED [--jitter SHARE] [--slow NODE:FACTOR]... [--rename SEED]] --log OUT.log [--graph OUT.json]
+
+--rerun SEED writes a run of the same build again (the graph of --seed, the
+schedule and jitter of SEED): compare two of them with `longpole compare`.";
+
+/// The message for a value an option cannot take.
+fn bad(option: &str, value: &str) -> String {
+    format!("{option} cannot take {value:?}")
+}
 
 fn main() -> ExitCode {
     let mut cfg = Config::default();
     let (mut log, mut graph_out) = (None, None);
+    let mut rename = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -22,6 +31,21 @@ fn main() -> ExitCode {
             "--slots" => num().map(|n| cfg.slots_per_host = n as usize).map(|_| 2),
             "--seed" => num().map(|n| cfg.seed = n).map(|_| 2),
             "--shuffle-ms" => num().map(|n| cfg.shuffle_ms = n as i64).map(|_| 2),
+            "--cache-hits" => value.parse().map(|v| cfg.cache_hits = v).map(|_| 2).map_err(|_| bad(&args[i], &value)),
+            "--failures" => value.parse().map(|v| cfg.failures = v).map(|_| 2).map_err(|_| bad(&args[i], &value)),
+            "--rerun" => num().map(|n| cfg.rerun.get_or_insert_with(Rerun::default).seed = n).map(|_| 2),
+            "--jitter" => value
+                .parse()
+                .map(|v| cfg.rerun.get_or_insert_with(Rerun::default).jitter = v)
+                .map(|_| 2)
+                .map_err(|_| bad(&args[i], &value)),
+            "--slow" => value
+                .split_once(':')
+                .and_then(|(n, f)| Some((n.parse().ok()?, f.parse().ok()?)))
+                .map(|s| cfg.rerun.get_or_insert_with(Rerun::default).slow.push(s))
+                .map(|_| 2)
+                .ok_or_else(|| bad(&args[i], &value)),
+            "--rename" => num().map(|n| rename = Some(n)).map(|_| 2),
             "--no-extract" => {
                 cfg.extract_events = false;
                 Ok(1)
@@ -49,6 +73,10 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let nodes = graph(&cfg);
+    let nodes = match rename {
+        Some(seed) => renamed(&nodes, seed),
+        None => nodes,
+    };
     let run = || -> std::io::Result<()> {
         let truth = simulate(&cfg, &nodes, &mut BufWriter::with_capacity(1 << 20, File::create(&log)?))?;
         if let Some(g) = &graph_out {

@@ -126,15 +126,23 @@ pub struct Step {
 
 /// The blocking chain, first task first, with the idle gap before each step.
 pub fn blocking_chain(model: &Model) -> (Path, Vec<Step>) {
+    blocking_chain_in(model, &|_| true)
+}
+
+/// The blocking chain through the tasks `keep` accepts (one build of a log
+/// holding several, one execution of a trace), first task first.
+pub fn blocking_chain_in(model: &Model, keep: &dyn Fn(TaskId) -> bool) -> (Path, Vec<Step>) {
     let tasks = model.tasks();
-    let last =
-        tasks.iter().enumerate().filter(|(_, t)| t.duration().is_some()).fold(None::<(usize, Nanos)>, |acc, (i, t)| {
+    let last = tasks.iter().enumerate().filter(|(i, t)| t.duration().is_some() && keep(TaskId(*i as u32))).fold(
+        None::<(usize, Nanos)>,
+        |acc, (i, t)| {
             let end = t.end.get().unwrap_or(Nanos::MIN);
             match acc {
                 Some((_, e)) if e >= end => acc,
                 _ => Some((i, end)),
             }
-        });
+        },
+    );
     let Some((last, _)) = last else { return (Path::default(), Vec::new()) };
     let mut chain = vec![TaskId(last as u32)];
     let mut seen = vec![false; tasks.len()];
@@ -144,7 +152,7 @@ pub fn blocking_chain(model: &Model) -> (Path, Vec<Step>) {
         let mut next: Option<(TaskId, Nanos)> = None;
         for &d in model.deps(at) {
             let Some(end) = model.task(d).end.get() else { continue };
-            if !seen[d.index()] && next.is_none_or(|(_, e)| e < end) {
+            if !seen[d.index()] && keep(d) && next.is_none_or(|(_, e)| e < end) {
                 next = Some((d, end));
             }
         }

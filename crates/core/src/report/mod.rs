@@ -2,10 +2,12 @@
 //! format and diagnostics, per dataset its format's report (and, for
 //! several evobench runs, their summary under `evobench_summary`).
 
+pub mod compare;
 pub mod ms;
 pub mod python;
 pub mod ya;
 pub mod ya_build;
+pub mod ya_keys;
 
 pub use crate::join::{in_turn, Join};
 pub use ms::Ms;

@@ -38,4 +38,8 @@ impl RunKind for YaBuild {
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         None
     }
+
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        super::ya_keys::keys(model)
+    }
 }

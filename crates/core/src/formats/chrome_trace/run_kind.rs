@@ -33,6 +33,14 @@ impl RunKind for ChromeRun {
             Some("This trace has no flow events: it records no dependencies, so there is no critical path.")
         }
     }
+
+    /// The thread's name (numbers in it as `#`, so a pool's threads are
+    /// one) and the slice's name; a Bazel action's slice is named by its
+    /// mnemonic and primary output.
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        let lanes: Vec<String> = model.lanes().iter().map(|l| thread_class(&l.name)).collect();
+        model.tasks().iter().map(|t| format!("{} / {}", lanes[t.lane.index()], model.str(t.uid))).collect()
+    }
 }
 
 impl RunInput for super::ChromeTrace {
@@ -40,4 +48,19 @@ impl RunInput for super::ChromeTrace {
         let (model, run) = super::reconcile::reconcile(&self, diags, join);
         (model, Box::new(run))
     }
+}
+
+/// A thread's name with its numbers as `#` (`skyframe-evaluator-12` → `skyframe-evaluator-#`).
+fn thread_class(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -157,6 +157,8 @@ pub struct Span {
     pub start: u64,
     /// End, ns of `CLOCK_REALTIME`.
     pub end: u64,
+    /// The calls it stands for (its sample's weight, `EVOBENCH_SCOPE_EVERY`'s n).
+    pub weight: u32,
 }
 
 /// A read evobench log.

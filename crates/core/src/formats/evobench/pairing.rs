@@ -218,7 +218,7 @@ impl Pairing {
         }
         self.log.nodes[node as usize].samples.push(Sample::new(weight, values));
         if let (Some(s), Some(e)) = (start[0], end[0]) {
-            self.log.spans.push(Span { node, thread, start: s, end: e.max(s) });
+            self.log.spans.push(Span { node, thread, start: s, end: e.max(s), weight });
         }
     }
 

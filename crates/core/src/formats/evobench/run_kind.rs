@@ -44,6 +44,19 @@ impl RunKind for EvobenchRun {
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         Some("An evobench log records how long each probe took, not what it waited for: there are no dependencies, so there is no critical path.")
     }
+
+    /// A span's probe path (its scopes from the root, as the evaluator names rows).
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        model.tasks().iter().map(|t| model.str(t.name.unwrap_or(t.uid)).to_owned()).collect()
+    }
+
+    /// A span's weight: it stands for n calls when recorded every n, as the
+    /// evaluator counts it. Spans are the model's tasks, in order (those of
+    /// no known thread left out).
+    fn compare_weights(&self, _model: &Model) -> Option<Vec<u32>> {
+        let threads = self.log.threads.len();
+        Some(self.log.spans.iter().filter(|s| (s.thread as usize) < threads).map(|s| s.weight).collect())
+    }
 }
 
 impl RunInput for super::Log {

@@ -27,6 +27,25 @@ impl RunKind for GhcRun {
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         Some("A GHC eventlog records when each thread ran, not what it waited for: there are no dependencies, so there is no critical path.")
     }
+
+    /// A Haskell thread's label (`thread (label)`; an unlabelled thread
+    /// by its number), a user span's name, `GC` for collections.
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        model
+            .tasks()
+            .iter()
+            .map(|t| {
+                let uid = model.str(t.uid);
+                match t.name.map(|n| model.str(n)) {
+                    // `thread 12 (worker)`: the label names it across runs, the number does not.
+                    Some(name) if uid.starts_with("thread ") => {
+                        name.split_once(" (").map_or(name.to_owned(), |(_, label)| format!("thread ({label}"))
+                    }
+                    _ => uid.to_owned(),
+                }
+            })
+            .collect()
+    }
 }
 
 /// A read eventlog is already its run: the reader built the model.

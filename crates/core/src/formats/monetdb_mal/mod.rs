@@ -46,6 +46,7 @@
 //! SQL phases are phases on the `sql phases` lane.
 
 pub mod analysis;
+mod compare;
 mod json;
 pub mod objects;
 mod reader;

@@ -4,7 +4,7 @@ use super::reconcile::MalRun;
 use super::report::{mal_json, mal_text};
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::Model;
+use crate::model::{Model, TaskId};
 use crate::run::{Analysis, Dataset, RunKind};
 use crate::view::RunView;
 use serde_json::Value;
@@ -24,5 +24,16 @@ impl RunKind for MalRun {
 
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         None
+    }
+
+    /// The function, the pc and the statement with its variables' numbers
+    /// as `#` (`user.s0_1:12 X_#:=algebra.thetaselect(...)`).
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        super::compare::keys(model)
+    }
+
+    /// Each MAL execution is a run (`#3 (s0_1)`, by mal_analytics' execution id).
+    fn compare_runs(&self, _model: &Model) -> Vec<(String, Vec<TaskId>)> {
+        super::compare::runs(self)
     }
 }

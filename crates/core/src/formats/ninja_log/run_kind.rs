@@ -10,7 +10,7 @@ use crate::diagnostics::{Position, Severity};
 use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::Model;
+use crate::model::{Model, TaskId};
 use crate::run::{Analysis, Dataset, RunKind};
 use crate::view::headline::{plural, Fact};
 use crate::view::{task_row, RunView};
@@ -58,6 +58,26 @@ impl RunKind for NinjaRun {
             return None;
         }
         Some("A .ninja_log records when each edge ran, not what it waited for (that is in build.ninja): there are no dependencies, so there is no critical path.")
+    }
+
+    /// An edge's first output path.
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        (0..model.tasks().len() as u32).map(|i| model.uid(TaskId(i)).to_owned()).collect()
+    }
+
+    /// Each build is a run (`#1`, `#2`, … in file order): its edges follow
+    /// the builds before it in the model.
+    fn compare_runs(&self, _model: &Model) -> Vec<(String, Vec<TaskId>)> {
+        let mut next = 0u32;
+        self.builds
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let tasks = (next..next + b.edges as u32).map(TaskId).collect();
+                next += b.edges as u32;
+                (format!("#{}", i + 1), tasks)
+            })
+            .collect()
     }
 }
 

@@ -27,6 +27,11 @@ impl RunKind for StarRocksRun {
     fn no_path_reason(&self, _model: &Model) -> Option<&'static str> {
         None
     }
+
+    /// The operator's name and plan node id (`HASH_JOIN (plan_node_id=3)`).
+    fn compare_keys(&self, model: &Model) -> Vec<String> {
+        model.tasks().iter().map(|t| model.str(t.uid).to_owned()).collect()
+    }
 }
 
 impl RunInput for super::Profile {

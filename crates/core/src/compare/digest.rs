@@ -1,0 +1,343 @@
+//! One run as a comparison reads it ([`Run`]: a model's tasks and their
+//! stable keys) and what it comes to by normalised key ([`Digest`]): each
+//! key's group (count, total time, how many ran, came from a cache or
+//! failed, which keys it waited for), the chain it waited for as keys with
+//! the waiting on it, each key's slack, and what a replay needs.
+//!
+//! Phases (a build stage, a query's whole span) are left out: they are not
+//! work that can be slower. Tasks without a start or an end are too. Keys
+//! are held once, interned, and used by id; what a key waited for is one
+//! list for all keys: a build has millions of tasks and edges.
+
+use super::chain::chain;
+use super::normalise::normalise;
+use crate::hash::FastMap;
+use crate::intern::Interner;
+use crate::model::{Model, Nanos, Role, TaskId};
+
+/// One run to compare.
+#[derive(Clone, Debug)]
+pub struct Run<'a> {
+    /// What to call it (`kati.ninja_log#2`).
+    pub name: String,
+    /// The model it is part of.
+    pub model: &'a Model,
+    /// Its tasks (all of the model's, or one build's, one execution's).
+    pub tasks: Vec<TaskId>,
+    /// What the format says of every task of the model.
+    pub keys: &'a TaskKeys,
+}
+
+/// What a format says of every task of a model for a comparison, by [`TaskId`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskKeys {
+    /// Each task's stable key (the format's, before normalising).
+    pub keys: Vec<String>,
+    /// The calls each task stands for, when it is a sample (an evobench
+    /// span recorded every n calls): its time counts that many times in its
+    /// key's total and count. `None`: one each.
+    pub weights: Option<Vec<u32>>,
+}
+
+/// How the tasks of one key ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcomes {
+    /// Ran and succeeded.
+    pub executed: u32,
+    /// Came from a cache.
+    pub cached: u32,
+    /// Failed.
+    pub failed: u32,
+}
+
+impl Outcomes {
+    /// As people read it: `executed`, `cached`, `failed`, or the mix with counts.
+    pub fn label(&self) -> String {
+        let parts: Vec<(u32, &str)> = [(self.executed, "executed"), (self.cached, "cached"), (self.failed, "failed")]
+            .into_iter()
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        match parts.as_slice() {
+            [(_, one)] => (*one).to_owned(),
+            _ => parts.iter().map(|(n, s)| format!("{n} {s}")).collect::<Vec<_>>().join(", "),
+        }
+    }
+
+    /// The mix, as a share of each (so that 2 of 4 cached matches 1 of 2).
+    pub fn same_mix(&self, other: &Outcomes) -> bool {
+        let shares = |o: &Outcomes| {
+            let n = (o.executed + o.cached + o.failed).max(1) as u64;
+            [o.executed as u64 * 1000 / n, o.cached as u64 * 1000 / n, o.failed as u64 * 1000 / n]
+        };
+        shares(self) == shares(other)
+    }
+}
+
+/// The tasks of one key in one run: repeated or sharded tasks are one group.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// Tasks (or the calls they stand for, [`TaskKeys::weights`]).
+    pub count: u32,
+    /// The sum of their durations, ns.
+    pub total: Nanos,
+    /// How they ended.
+    pub outcomes: Outcomes,
+    /// The least slack of its tasks: how much later one could have ended
+    /// without the run ending later, ns.
+    pub slack: Nanos,
+}
+
+/// One step of a run's chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathStep {
+    /// The task's key, as an id ([`Digest::key`]).
+    pub key: u32,
+    /// Its duration, ns.
+    pub duration: Nanos,
+}
+
+/// A task as a replay needs it: when it may start after what it waited for,
+/// how long it took, and what it waited for.
+#[derive(Clone, Copy, Debug)]
+pub struct ReplayTask {
+    /// Its key, as an id ([`Digest::key`]).
+    pub key: u32,
+    /// Its start after its last dependency ended (or after the run's start,
+    /// without dependencies), ns, never negative.
+    pub delay: Nanos,
+    /// Its duration, ns.
+    pub duration: Nanos,
+    /// The tasks it waited for: `Digest::replay_deps[deps.0..deps.1]`,
+    /// indices into [`Digest::replay`].
+    pub deps: (u32, u32),
+}
+
+/// What one run comes to, by normalised key.
+#[derive(Clone, Debug)]
+pub struct Digest {
+    /// The run's name.
+    pub name: String,
+    /// Every key, by id.
+    keys: Interner,
+    /// Each key's group, by id.
+    pub groups: Vec<Group>,
+    /// The keys each key's tasks waited for, sorted: `deps[deps_start[k]..deps_start[k + 1]]`.
+    deps: Vec<u32>,
+    deps_start: Vec<u32>,
+    /// The keys that waited for each key's tasks, sorted, likewise.
+    dependants: Vec<u32>,
+    dependants_start: Vec<u32>,
+    /// The chain the run waited for, first step first ([`chain`]).
+    pub path: Vec<PathStep>,
+    /// First start to last end, ns.
+    pub wall: Nanos,
+    /// The wall time not spent in the chain's tasks: before its first task
+    /// and between its steps, ns ([`Digest::wall`] = chain's durations + this).
+    pub waiting: Nanos,
+    /// The run's tasks in order of start, for a replay.
+    pub replay: Vec<ReplayTask>,
+    /// What the replayed tasks waited for ([`ReplayTask::deps`]).
+    pub replay_deps: Vec<u32>,
+}
+
+/// Not one of the run's tasks (in [`Digest::of`]'s index of positions).
+const NOT_IN_RUN: u32 = u32::MAX;
+
+impl Digest {
+    /// The digest of `run`.
+    pub fn of(run: &Run<'_>) -> Digest {
+        let model = run.model;
+        let dur = |id: TaskId| model.task(id).duration().unwrap_or(0);
+        let mut tasks: Vec<TaskId> = run
+            .tasks
+            .iter()
+            .copied()
+            .filter(|&id| {
+                let t = model.task(id);
+                t.role != Role::Phase && t.duration().is_some()
+            })
+            .collect();
+        tasks.sort_unstable_by_key(|&id| (model.task(id).start.get(), id));
+        // Each model task's position in `tasks`.
+        let mut pos = vec![NOT_IN_RUN; model.tasks().len()];
+        for (i, &id) in tasks.iter().enumerate() {
+            pos[id.index()] = i as u32;
+        }
+        let at = |id: TaskId| Some(pos[id.index()]).filter(|&p| p != NOT_IN_RUN);
+        let weight = |id: TaskId| run.keys.weights.as_ref().and_then(|w| w.get(id.index()).copied()).unwrap_or(1);
+
+        let mut keys = Interner::new();
+        let kid: Vec<u32> = tasks
+            .iter()
+            .map(|&id| keys.intern(&normalise(run.keys.keys.get(id.index()).map_or("", String::as_str))))
+            .collect();
+        let start = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
+        let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(start).max(start);
+        let slack = slack(model, &tasks, &at, end);
+
+        let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; keys.len()];
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for (p, &id) in tasks.iter().enumerate() {
+            let t = model.task(id);
+            let k = kid[p];
+            let w = weight(id);
+            let g = &mut groups[k as usize];
+            g.count = g.count.saturating_add(w);
+            g.total = g.total.saturating_add(dur(id).saturating_mul(Nanos::from(w)));
+            match (t.failed, t.cached) {
+                (true, _) => g.outcomes.failed += 1,
+                (false, true) => g.outcomes.cached += 1,
+                (false, false) => g.outcomes.executed += 1,
+            }
+            g.slack = g.slack.min(slack[p]);
+            edges.extend(
+                model.deps(id).iter().filter_map(|&d| at(d)).map(|d| (k, kid[d as usize])).filter(|(k, d)| k != d),
+            );
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        let (deps, deps_start) = lists(keys.len(), &edges);
+        let flipped: Vec<(u32, u32)> = {
+            let mut f: Vec<(u32, u32)> = edges.iter().map(|&(k, d)| (d, k)).collect();
+            f.sort_unstable();
+            f
+        };
+        let (dependants, dependants_start) = lists(keys.len(), &flipped);
+
+        let path: Vec<PathStep> = chain(model, &|id| at(id).is_some())
+            .iter()
+            .map(|&id| PathStep { key: kid[pos[id.index()] as usize], duration: dur(id) })
+            .collect();
+        let wall = end - start;
+        let waiting = wall - path.iter().map(|s| s.duration).sum::<Nanos>();
+
+        let mut replay_deps: Vec<u32> = Vec::new();
+        let replay = tasks
+            .iter()
+            .enumerate()
+            .map(|(p, &id)| {
+                let t = model.task(id);
+                let from = replay_deps.len() as u32;
+                replay_deps.extend(model.deps(id).iter().filter_map(|&d| at(d)));
+                let deps = (from, replay_deps.len() as u32);
+                let ready = replay_deps[from as usize..]
+                    .iter()
+                    .filter_map(|&d| model.task(tasks[d as usize]).end.get())
+                    .max()
+                    .unwrap_or(start);
+                ReplayTask {
+                    key: kid[p],
+                    delay: (t.start.get().unwrap_or(start) - ready).max(0),
+                    duration: dur(id),
+                    deps,
+                }
+            })
+            .collect();
+        Digest {
+            name: run.name.clone(),
+            keys,
+            groups,
+            deps,
+            deps_start,
+            dependants,
+            dependants_start,
+            path,
+            wall,
+            waiting,
+            replay,
+            replay_deps,
+        }
+    }
+
+    /// The id of `key`, if the run has it.
+    pub fn id(&self, key: &str) -> Option<u32> {
+        self.keys.get(key)
+    }
+
+    /// The group of `key`, if the run has it.
+    pub fn group(&self, key: &str) -> Option<&Group> {
+        self.id(key).map(|k| &self.groups[k as usize])
+    }
+
+    /// Every key with its id and group.
+    pub fn keyed_groups(&self) -> impl Iterator<Item = (u32, &str, &Group)> {
+        self.groups.iter().enumerate().map(|(k, g)| (k as u32, self.keys.name(k as u32), g))
+    }
+
+    /// The key of the id `k`.
+    pub fn key(&self, k: u32) -> &str {
+        self.keys.name(k)
+    }
+
+    /// The keys that the tasks of key `k` waited for, as ids, sorted.
+    pub fn deps_of(&self, k: u32) -> &[u32] {
+        &self.deps[self.deps_start[k as usize] as usize..self.deps_start[k as usize + 1] as usize]
+    }
+
+    /// The keys that waited for the tasks of key `k`, as ids, sorted.
+    pub fn dependants_of(&self, k: u32) -> &[u32] {
+        let (a, b) = (self.dependants_start[k as usize], self.dependants_start[k as usize + 1]);
+        &self.dependants[a as usize..b as usize]
+    }
+
+    /// Whether any task of the run waited for another.
+    pub fn has_edges(&self) -> bool {
+        !self.deps.is_empty()
+    }
+
+    /// The time of each key on the path, summed where a key repeats.
+    pub fn path_time(&self) -> FastMap<&str, Nanos> {
+        let mut out: FastMap<&str, Nanos> = FastMap::default();
+        for s in &self.path {
+            *out.entry(self.key(s.key)).or_default() += s.duration;
+        }
+        out
+    }
+
+    /// Gives the keys in `renamed` their new names (keys matched by structure).
+    /// The new names are not keys of this run, so the ids stay as they are.
+    pub fn rename(&mut self, renamed: &FastMap<String, String>) {
+        if renamed.is_empty() {
+            return;
+        }
+        let mut keys = Interner::new();
+        for k in 0..self.keys.len() as u32 {
+            let name = self.keys.name(k);
+            keys.intern(renamed.get(name).map_or(name, String::as_str));
+        }
+        self.keys = keys;
+    }
+}
+
+/// Sorted `(from, to)` pairs as one list of `to`s and where each `from`'s
+/// part starts (`n + 1` entries).
+fn lists(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for &(from, _) in pairs {
+        start[from as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    (pairs.iter().map(|&(_, to)| to).collect(), start)
+}
+
+/// Each task's total slack, by position in `tasks`: the latest it could
+/// have ended without the run ending later (the least of its dependants'
+/// latest starts, or the run's end), less when it ended. Done from the last
+/// end back: a dependant ends after what it waited for, so its latest end
+/// is known when it passes it on.
+fn slack(model: &Model, tasks: &[TaskId], at: &dyn Fn(TaskId) -> Option<u32>, end: Nanos) -> Vec<Nanos> {
+    let mut latest_end = vec![end; tasks.len()];
+    let mut by_end: Vec<u32> = (0..tasks.len() as u32).collect();
+    by_end.sort_unstable_by_key(|&p| std::cmp::Reverse((model.task(tasks[p as usize]).end.get(), p)));
+    for &p in &by_end {
+        let id = tasks[p as usize];
+        let latest_start = latest_end[p as usize] - model.task(id).duration().unwrap_or(0);
+        for d in model.deps(id).iter().filter_map(|&d| at(d)) {
+            let e = &mut latest_end[d as usize];
+            *e = (*e).min(latest_start);
+        }
+    }
+    tasks.iter().zip(latest_end).map(|(&id, l)| l - model.task(id).end.get().unwrap_or(end)).collect()
+}

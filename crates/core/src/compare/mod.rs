@@ -1,0 +1,270 @@
+//! Comparing runs: side A (before) against side B (after), each one run or
+//! several, of any format: what got slower, how the critical path moved,
+//! and whether it is noise.
+//!
+//! 1. **Keys.** Each task comes with its format's stable key
+//!    (`RunKind::compare_keys`), normalised ([`normalise`]: hashes,
+//!    addresses, temporary directories, build roots). Tasks of one key in
+//!    a run are one group with a count (shards, repeats), their times
+//!    summed ([`digest`]).
+//! 2. **Matching.** Keys match by name; a key left over on both sides
+//!    matches by its neighbours ([`matching`]).
+//! 3. **Attribution.** Between the representative runs (each side's
+//!    median wall time), the wall time's change is split into the shared
+//!    path's change, path changes and waiting, which add up to it; B's
+//!    graph is replayed with A's durations ([`attribution`]).
+//! 4. **Noise.** Thresholds with one run a side, tests with several
+//!    ([`table`], [`stats`]).
+//!
+//! This floor reads models and the analyses below it; it knows no format.
+//! The path of a run is its chain ([`chain`]), which ends at its last end.
+
+pub mod attribution;
+pub mod chain;
+pub mod digest;
+pub mod matching;
+pub mod normalise;
+pub mod result;
+pub mod stats;
+pub mod table;
+
+pub use digest::{Run, TaskKeys};
+pub use result::Comparison;
+
+use crate::hash::FastMap;
+use crate::join::{in_turn, Join};
+use crate::model::Nanos;
+use digest::Digest;
+use result::{AlignedStep, Attribution, CriticalPaths, Noise, Runs, TaskChange, Totals, Wall};
+
+/// How changes are told from noise.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Options {
+    /// The absolute threshold, ns. Default `None`: 0.1 % of A's wall time,
+    /// at least 1 µs.
+    pub min_delta: Option<Nanos>,
+    /// The relative threshold. Default 0.05 (5 %).
+    pub min_relative: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { min_delta: None, min_relative: 0.05 }
+    }
+}
+
+impl Options {
+    /// These options with an absolute threshold of `ns` (`None`: the default).
+    pub fn with_min_delta(self, ns: Option<Nanos>) -> Options {
+        Options { min_delta: ns, ..self }
+    }
+
+    /// These options with a relative threshold of `share` (0.05 is 5 %).
+    pub fn with_min_relative(self, share: f64) -> Options {
+        Options { min_relative: share, ..self }
+    }
+}
+
+/// Nanoseconds as milliseconds.
+fn ms(ns: Nanos) -> f64 {
+    ns as f64 / 1e6
+}
+
+/// The index of the run with the median wall time (the lower of two).
+fn median_run(d: &[Digest]) -> usize {
+    let mut order: Vec<usize> = (0..d.len()).collect();
+    order.sort_by_key(|&i| (d[i].wall, i));
+    order[(order.len().max(1) - 1) / 2]
+}
+
+/// Compares the runs `a` (before) with the runs `b` (after); `None` when
+/// a side has no run.
+pub fn compare(a: &[Run<'_>], b: &[Run<'_>], opts: &Options) -> Option<Comparison> {
+    compare_with(a, b, opts, &in_turn)
+}
+
+/// [`compare`], with the two sides' digests made by `join` (possibly at once).
+pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>) -> Option<Comparison> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let (mut da, mut db): (Vec<Digest>, Vec<Digest>) = (Vec::new(), Vec::new());
+    join(&mut || da = a.iter().map(Digest::of).collect(), &mut || db = b.iter().map(Digest::of).collect());
+    let (ra, rb) = (median_run(&da), median_run(&db));
+    let renamed = matching::by_structure(&da[ra], &db[rb]);
+    for d in &mut db {
+        d.rename(&renamed);
+    }
+    let (rep_a, rep_b) = (&da[ra], &db[rb]);
+
+    let min_delta = opts.min_delta.unwrap_or((rep_a.wall / 1000).max(1_000));
+    let min_delta_ms = ms(min_delta);
+    let keys = table::key_runs(&da, &db);
+    let several = da.len() >= 2 && db.len() >= 2;
+    let factor = table::speed_factor(&keys);
+    let verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
+
+    let split = attribution::split(rep_a, rep_b);
+    let what_if = attribution::what_if(rep_b, rep_a);
+    let (pa, pb) = (rep_a.path_time(), rep_b.path_time());
+    let newly_critical = |k: &str| {
+        pb.contains_key(k)
+            && rep_a.group(k).is_some_and(|g| g.slack > min_delta)
+            && rep_b.group(k).is_some_and(|g| g.slack <= min_delta)
+    };
+    let original: FastMap<&str, &str> = renamed.iter().map(|(b, a)| (a.as_str(), b.as_str())).collect();
+
+    let mut tasks: Vec<TaskChange> = keys
+        .iter()
+        .zip(verdicts)
+        .map(|((k, r), v)| {
+            let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
+            let on_path = match (pa.contains_key(k.as_str()), pb.contains_key(k.as_str())) {
+                (true, true) => "both",
+                (true, false) => "a",
+                (false, true) => "b",
+                (false, false) => "none",
+            };
+            TaskChange {
+                key: k.clone(),
+                a_ms: v.a_ms,
+                b_ms: v.b_ms,
+                delta_ms: delta,
+                relative: v.a_ms.filter(|&a| a > 0.0).map(|a| delta / a),
+                status: v.status,
+                on_path,
+                wall_effect_ms: ms(split.effects.get(k).copied().unwrap_or(0)),
+                rank: None,
+                a_count: r.a_count as f64 / da.len() as f64,
+                b_count: r.b_count as f64 / db.len() as f64,
+                a_outcome: v.a_ms.map(|_| r.a_outcomes.label()),
+                b_outcome: v.b_ms.map(|_| r.b_outcomes.label()),
+                newly_critical: newly_critical(k),
+                b_key: original.get(k.as_str()).map(|s| (*s).to_owned()),
+                p: v.p,
+                test: v.test,
+                q: v.q,
+                relative_ci: v.relative_ci,
+                mde_ms: v.mde_ms,
+                verdict: v.verdict,
+            }
+        })
+        .collect();
+    rank(&mut tasks);
+
+    let matched: Vec<&TaskChange> = tasks.iter().filter(|t| t.a_ms.is_some() && t.b_ms.is_some()).collect();
+    let (ta, tb) = (matched.iter().filter_map(|t| t.a_ms).sum::<f64>(), matched.iter().filter_map(|t| t.b_ms).sum());
+    let aligned = attribution::align(rep_a, rep_b)
+        .into_iter()
+        .map(|(i, j)| {
+            let (sa, sb) = (i.map(|i| &rep_a.path[i]), j.map(|j| &rep_b.path[j]));
+            let key = match (sa, sb) {
+                (Some(s), _) => rep_a.key(s.key).to_owned(),
+                (None, Some(s)) => rep_b.key(s.key).to_owned(),
+                (None, None) => String::new(),
+            };
+            let (a_ms, b_ms) = (sa.map(|s| ms(s.duration)), sb.map(|s| ms(s.duration)));
+            AlignedStep {
+                on: match (sa, sb) {
+                    (Some(_), Some(_)) => "both",
+                    (Some(_), None) => "a",
+                    _ => "b",
+                },
+                delta_ms: b_ms.unwrap_or(0.0) - a_ms.unwrap_or(0.0),
+                newly_critical: sb.is_some() && newly_critical(&key),
+                key,
+                a_ms,
+                b_ms,
+            }
+        })
+        .collect();
+
+    let mut warnings = Vec::new();
+    if !several {
+        warnings.push(
+            "one run on a side: no p-values; a change counts past both thresholds, and noise of the size of a threshold cannot be told from a change".to_owned(),
+        );
+    }
+    if several && (da.len() < 5 || db.len() < 5) {
+        warnings.push(format!(
+            "fewer than 5 runs a side ({} and {}): the tests are weak, and permutation tests are used",
+            da.len(),
+            db.len()
+        ));
+    }
+    if !rep_a.has_edges() && !rep_b.has_edges() {
+        warnings.push(
+            "the runs record no dependencies: each path is only the task that ended last, and the rest of the wall time counts as waiting".to_owned(),
+        );
+    }
+    let mean_wall = |d: &[Digest]| d.iter().map(|d| ms(d.wall)).sum::<f64>() / d.len() as f64;
+    let only = |s: &str| tasks.iter().filter(|t| t.status == s).count();
+    Some(Comparison {
+        runs: Runs {
+            a: da.iter().map(|d| d.name.clone()).collect(),
+            b: db.iter().map(|d| d.name.clone()).collect(),
+            representative_a: rep_a.name.clone(),
+            representative_b: rep_b.name.clone(),
+        },
+        wall_ms: Wall {
+            a: ms(rep_a.wall),
+            b: ms(rep_b.wall),
+            delta: ms(rep_b.wall - rep_a.wall),
+            a_mean: mean_wall(&da),
+            b_mean: mean_wall(&db),
+        },
+        attribution: Attribution {
+            shared_path_ms: ms(split.shared_path),
+            path_changes_ms: ms(split.path_changes),
+            waiting_ms: ms(split.waiting),
+            what_if_wall_ms: ms(what_if),
+            explained_by_durations_ms: ms(rep_b.wall - what_if),
+        },
+        critical_path: CriticalPaths {
+            a: rep_a.path.iter().map(|s| rep_a.key(s.key).to_owned()).collect(),
+            b: rep_b.path.iter().map(|s| rep_b.key(s.key).to_owned()).collect(),
+            aligned,
+        },
+        matched: matched.len(),
+        matched_by_structure: renamed.len(),
+        only_a: only("only-a"),
+        only_b: only("only-b"),
+        matched_totals_ms: Totals { a: ta, b: tb, delta: tb - ta },
+        noise: Noise {
+            mode: if several { "tests" } else { "thresholds" },
+            min_delta_ms,
+            min_relative: opts.min_relative,
+            speed_factor: factor,
+            speed_factor_applied: several,
+            alpha: stats::ALPHA,
+        },
+        warnings,
+        tasks,
+    })
+}
+
+/// Sorts `tasks`: changes (changed, status changes, added and removed) by
+/// their effect on the wall time, then by the size of the change, ranked
+/// from 1; then what is within noise, by the size of the change, unranked.
+fn rank(tasks: &mut Vec<TaskChange>) {
+    let noise = |t: &TaskChange| t.status == "within-noise";
+    // Sorted as indices: a row is large, and moving rows is most of a sort's time.
+    let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
+    order.sort_unstable_by(|&i, &j| {
+        let (x, y) = (&tasks[i as usize], &tasks[j as usize]);
+        noise(x)
+            .cmp(&noise(y))
+            .then(y.wall_effect_ms.abs().total_cmp(&x.wall_effect_ms.abs()))
+            .then(y.delta_ms.abs().total_cmp(&x.delta_ms.abs()))
+            .then(x.key.cmp(&y.key))
+    });
+    let mut rows: Vec<Option<TaskChange>> = std::mem::take(tasks).into_iter().map(Some).collect();
+    tasks.extend(order.iter().filter_map(|&i| rows[i as usize].take()));
+    for (i, t) in tasks.iter_mut().enumerate() {
+        t.rank = (!noise(t)).then_some(i as u32 + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests;

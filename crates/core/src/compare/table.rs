@@ -1,0 +1,185 @@
+//! The matched-task table: each key's time on both sides, its status, its
+//! effect on the wall time and, with several runs a side, its test.
+//!
+//! **One run a side.** No p-values: a change counts only past both the
+//! absolute and the relative threshold; below either it is within noise.
+//!
+//! **Several runs a side.** B's times are first divided by the run-wide
+//! speed factor (the median over keys that ran in every run of B's time
+//! over A's: one machine simply faster). Then per key: Welch's t-test, or
+//! a permutation test when a side has fewer than 5 runs or values tie;
+//! Benjamini–Hochberg across keys; a change counts when its q-value is
+//! under 0.05 and it is past both thresholds. Within noise, a key is
+//! `unchanged` when the minimum detectable effect is within the
+//! thresholds, else `cannot-tell`.
+//!
+//! A key whose tasks ended otherwise (cached, failed, executed, in another
+//! mix) is `status-changed`, whatever its times: that is not a slowdown.
+
+use super::digest::{Digest, Outcomes};
+use super::stats::{self, Rng};
+use super::Options;
+use crate::hash::{hash_bytes, FastMap};
+use crate::model::Nanos;
+
+/// One key across the runs of both sides.
+#[derive(Clone, Debug, Default)]
+pub struct KeyRuns {
+    /// Its total per run of A (`None`: not in that run), ns.
+    pub a: Vec<Option<Nanos>>,
+    /// Its total per run of B, ns.
+    pub b: Vec<Option<Nanos>>,
+    /// Tasks over A's runs.
+    pub a_count: u64,
+    /// Tasks over B's runs.
+    pub b_count: u64,
+    /// How A's tasks ended.
+    pub a_outcomes: Outcomes,
+    /// How B's tasks ended.
+    pub b_outcomes: Outcomes,
+}
+
+/// Every key of either side, across runs.
+pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
+    let mut keys: FastMap<&str, KeyRuns> = FastMap::default();
+    let fresh = || KeyRuns { a: vec![None; a.len()], b: vec![None; b.len()], ..KeyRuns::default() };
+    for (i, d) in a.iter().enumerate() {
+        for (_, k, g) in d.keyed_groups() {
+            let r = keys.entry(k).or_insert_with(fresh);
+            r.a[i] = Some(g.total);
+            r.a_count += u64::from(g.count);
+            add(&mut r.a_outcomes, &g.outcomes);
+        }
+    }
+    for (i, d) in b.iter().enumerate() {
+        for (_, k, g) in d.keyed_groups() {
+            let r = keys.entry(k).or_insert_with(fresh);
+            r.b[i] = Some(g.total);
+            r.b_count += u64::from(g.count);
+            add(&mut r.b_outcomes, &g.outcomes);
+        }
+    }
+    // In the map's order: the ranking sorts them in the end, by key last.
+    keys.into_iter().map(|(k, r)| (k.to_owned(), r)).collect()
+}
+
+fn add(to: &mut Outcomes, o: &Outcomes) {
+    to.executed += o.executed;
+    to.cached += o.cached;
+    to.failed += o.failed;
+}
+
+/// The values a side has of a key, ms.
+fn values(runs: &[Option<Nanos>]) -> Vec<f64> {
+    runs.iter().flatten().map(|&ns| ns as f64 / 1e6).collect()
+}
+
+/// The mean of the values a side has of a key, ms (`None` without any).
+fn mean_of(runs: &[Option<Nanos>]) -> Option<f64> {
+    let (sum, n) = runs.iter().flatten().fold((0.0, 0u32), |(s, n), &ns| (s + ns as f64 / 1e6, n + 1));
+    (n > 0).then(|| sum / f64::from(n))
+}
+
+/// The run-wide speed factor: the median of B's mean over A's, over keys
+/// that ran (and only ran) in every run of both sides, as a geometric median.
+pub fn speed_factor(keys: &[(String, KeyRuns)]) -> f64 {
+    let mut logs: Vec<f64> = keys
+        .iter()
+        .filter(|(_, r)| r.a.iter().chain(&r.b).all(Option::is_some))
+        .filter(|(_, r)| r.a_outcomes.cached + r.a_outcomes.failed + r.b_outcomes.cached + r.b_outcomes.failed == 0)
+        .filter_map(|(_, r)| {
+            let (a, b) = (mean_of(&r.a)?, mean_of(&r.b)?);
+            (a > 0.0 && b > 0.0).then(|| (b / a).ln())
+        })
+        .collect();
+    if logs.is_empty() {
+        return 1.0;
+    }
+    logs.sort_by(f64::total_cmp);
+    let mid = logs.len() / 2;
+    let median = if logs.len() % 2 == 1 { logs[mid] } else { (logs[mid - 1] + logs[mid]) / 2.0 };
+    median.exp()
+}
+
+/// One key's verdict before ranking.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    /// `changed`, `within-noise`, `only-a`, `only-b` or `status-changed`.
+    pub status: &'static str,
+    /// A's mean, ms.
+    pub a_ms: Option<f64>,
+    /// B's mean, ms.
+    pub b_ms: Option<f64>,
+    /// The test's p-value.
+    pub p: Option<f64>,
+    /// Which test.
+    pub test: Option<&'static str>,
+    /// After Benjamini–Hochberg.
+    pub q: Option<f64>,
+    /// The bootstrap interval of the relative change.
+    pub relative_ci: Option<[f64; 2]>,
+    /// The minimum detectable effect, ms.
+    pub mde_ms: Option<f64>,
+    /// `unchanged` or `cannot-tell` within noise, with several runs.
+    pub verdict: Option<&'static str>,
+}
+
+/// Each key's verdict (in the order of `keys`).
+pub fn verdicts(keys: &[(String, KeyRuns)], opts: &Options, min_delta_ms: f64, factor: f64) -> Vec<Verdict> {
+    let several = keys.first().is_some_and(|(_, r)| r.a.len() >= 2 && r.b.len() >= 2);
+    let past = |a: f64, delta: f64| delta.abs() >= min_delta_ms && (a <= 0.0 || delta.abs() >= opts.min_relative * a);
+    let mut out: Vec<Verdict> = keys
+        .iter()
+        .map(|(k, r)| {
+            let (a_ms, b_ms) = (mean_of(&r.a), mean_of(&r.b));
+            let mut v = Verdict { a_ms, b_ms, ..Verdict::default() };
+            v.status = match (a_ms, b_ms) {
+                (Some(_), None) => "only-a",
+                (None, Some(_)) => "only-b",
+                _ if !r.a_outcomes.same_mix(&r.b_outcomes) => "status-changed",
+                (Some(a), Some(b)) if !several && past(a, b - a) => "changed",
+                _ => "within-noise",
+            };
+            if several && v.status == "within-noise" {
+                let va = values(&r.a);
+                let vb: Vec<f64> = values(&r.b).iter().map(|x| x / factor).collect();
+                let ties = has_ties(&va) || has_ties(&vb);
+                let mut rng = Rng::new(hash_bytes(k.as_bytes()));
+                let (p, test) = match stats::welch(&va, &vb) {
+                    Some((p, _)) if va.len() >= 5 && vb.len() >= 5 && !ties => (Some(p), "welch"),
+                    _ => (stats::permutation(&va, &vb, &mut rng), "permutation"),
+                };
+                v.p = p;
+                v.test = p.map(|_| test);
+                v.relative_ci = stats::bootstrap_relative(&va, &vb, &mut rng).map(|(lo, hi)| [lo, hi]);
+                v.mde_ms = stats::minimum_detectable(&va, &vb);
+            }
+            v
+        })
+        .collect();
+    if several {
+        let q = stats::benjamini_hochberg(&out.iter().map(|v| v.p).collect::<Vec<_>>());
+        for (v, q) in out.iter_mut().zip(q) {
+            v.q = q;
+            let (Some(a), Some(b)) = (v.a_ms, v.b_ms) else { continue };
+            if v.status != "within-noise" {
+                continue;
+            }
+            let adjusted = b / factor - a;
+            if q.is_some_and(|q| q < stats::ALPHA) && past(a, adjusted) {
+                v.status = "changed";
+            } else {
+                let threshold = min_delta_ms.max(opts.min_relative * a);
+                v.verdict = Some(if v.mde_ms.is_some_and(|m| m <= threshold) { "unchanged" } else { "cannot-tell" });
+            }
+        }
+    }
+    out
+}
+
+/// Two equal values in `x`.
+fn has_ties(x: &[f64]) -> bool {
+    let mut s = x.to_vec();
+    s.sort_by(f64::total_cmp);
+    s.windows(2).any(|w| w[0] == w[1])
+}
