@@ -11,9 +11,8 @@
 //! itself, as before; so is the file of a second worker that could not load
 //! or stopped on an internal error.
 
-use crate::file_read::read_file;
 use crate::protocol::{Request, Response};
-use crate::worker_io::{js_error, memory_bytes, Stop, PROGRESS_EVERY_MS, SLICE};
+use crate::worker_io::{js_error, memory_bytes, read_file, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use longpole_core::formats::ya_graph::{BuildGraph, GraphParts};
 use longpole_core::formats::Parsed;
@@ -252,7 +251,7 @@ fn post(m: &JsValue, transfer: &Array) {
 pub fn serve(file: File) {
     spawn_local(async move {
         let mut last_post = f64::NEG_INFINITY;
-        let read = read_file(&file, SLICE, None, |ingest, _| {
+        let read = read_file(&file, SLICE, |ingest, _| {
             let p = ingest.progress();
             if p.format.is_some_and(|f| f != longpole_core::formats::ya_graph::ID) {
                 return false;

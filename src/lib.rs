@@ -4,16 +4,13 @@
 
 #![deny(missing_docs)]
 
-pub mod ahead_worker;
 pub mod components;
 pub mod download;
 pub mod embed;
-pub mod file_read;
 pub mod finished;
 pub mod format;
 pub mod graph_worker;
 pub mod hooks;
-pub mod line_cells;
 pub mod link;
 pub mod offline;
 pub mod protocol;

@@ -79,21 +79,6 @@ pub enum Request {
     /// Read the build graph sent alongside, for the worker that started
     /// this one (see [`crate::graph_worker`]); not sent by the page.
     ReadGraph,
-    /// Read the chunks of the file sent alongside ahead, from byte `from`,
-    /// for the worker that started this one (see [`crate::ahead_worker`]);
-    /// not sent by the page.
-    ReadAhead {
-        /// The file's format, known from its first slice.
-        format: longpole_core::formats::FormatId,
-        /// The byte whose cell's chunk is read first.
-        from: u64,
-    },
-    /// To a worker reading ahead: the worker that started it is at chunk
-    /// `k` (see [`crate::ahead_worker`]).
-    AheadAt {
-        /// The chunk's number ([`crate::line_cells::chunk_of`]).
-        k: u64,
-    },
     /// Stop the run, if it is still going.
     Cancel {
         /// The run to stop.
@@ -262,10 +247,6 @@ pub enum Response {
         elapsed_ms: f64,
         /// The worker's WebAssembly memory after the analysis, bytes.
         memory_bytes: u64,
-        /// Bytes of the files whose reading a second worker shared
-        /// ([`crate::ahead_worker`]).
-        #[serde(default)]
-        read_ahead_bytes: u64,
     },
     /// Bars for a viewport.
     Bars {
@@ -458,15 +439,7 @@ mod tests {
             longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
                 .unwrap();
         let summary = Summary::of(&longpole_core::reconcile(vec![input]));
-        let done = Response::Done {
-            run: 3,
-            summary,
-            view: None,
-            bars: Vec::new(),
-            elapsed_ms: 1.0,
-            memory_bytes: 0,
-            read_ahead_bytes: 0,
-        };
+        let done = Response::Done { run: 3, summary, view: None, bars: Vec::new(), elapsed_ms: 1.0, memory_bytes: 0 };
         assert_eq!(serde_json::from_str::<Response>(&done.to_json().unwrap()).unwrap(), done);
         // The warm-up wraps a result in a message of its own: it must encode
         // too (as a tuple variant it did not, and the idle page said so).

@@ -42,8 +42,6 @@ pub enum Phase {
         elapsed_ms: f64,
         /// The worker's memory after the analysis, bytes.
         memory_bytes: u64,
-        /// Bytes whose reading a second worker shared.
-        read_ahead_bytes: u64,
     },
     /// Reading failed.
     Failed {
@@ -277,9 +275,7 @@ impl Reducible for AppState {
                         *progress = Some(p);
                     }
                 }
-                Response::Done { run, summary, view, bars, elapsed_ms, memory_bytes, read_ahead_bytes }
-                    if run == self.run =>
-                {
+                Response::Done { run, summary, view, bars, elapsed_ms, memory_bytes } if run == self.run => {
                     let names = match &self.phase {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
@@ -292,7 +288,6 @@ impl Reducible for AppState {
                                 view: view.map(Shared::new),
                                 elapsed_ms,
                                 memory_bytes,
-                                read_ahead_bytes,
                             };
                             next.explore = Explore { bars: Shared::new(bars), ..Explore::default() };
                         }
@@ -459,7 +454,6 @@ mod tests {
                 bars: Vec::new(),
                 elapsed_ms: 1.0,
                 memory_bytes: 0,
-                read_ahead_bytes: 0,
             }),
         )
     }

@@ -87,7 +87,7 @@ fn read(name: &str, bytes: &[u8]) -> Option<Input> {
 /// it for the page to decode and drop; `None` if there was nothing to show.
 fn views(analysis: Analysis) -> Option<()> {
     let shown = !analysis.datasets.is_empty();
-    let (response, _) = conclude(0, analysis, 0.0, Default::default());
+    let (response, _) = conclude(0, analysis, 0.0, 0);
     match response.to_json() {
         Ok(json) => post(&Response::WarmedUp { json }),
         // What a real run would have failed to send: say so now.

@@ -6,13 +6,11 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
-use crate::ahead_worker::AheadTally;
-use crate::file_read::read_file;
-use crate::finished::{conclude, Loaded, Sides};
+use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::link::Source;
 use crate::protocol::{Export, Progress, Request, Response, RunId, FILE_MESSAGE};
-use crate::worker_io::{memory_bytes, post, scope, Stop, PROGRESS_EVERY_MS, SLICE};
+use crate::worker_io::{memory_bytes, post, read_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Reflect, Uint8Array};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::flame::{folded, folded_len};
@@ -245,12 +243,6 @@ pub fn start() {
                     crate::graph_worker::serve(file.unchecked_into::<File>());
                 }
             }
-            Ok(Request::ReadAhead { format, from }) => {
-                if let Ok(file) = Reflect::get(&data, &JsValue::from_str("file")) {
-                    crate::ahead_worker::serve(file.unchecked_into::<File>(), format, from);
-                }
-            }
-            Ok(Request::AheadAt { k }) => crate::ahead_worker::wanted(k),
             Ok(Request::Cancel { run }) => {
                 if current.get() == run {
                     current.set(0);
@@ -283,11 +275,11 @@ async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current:
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
     let read = match &inputs {
         Inputs::Files(files) => read_all(run, files, budget, &current, began).await,
-        Inputs::Urls(sources) => read_urls(run, sources, budget, &current, began).await.map(|a| (a, Sides::default())),
+        Inputs::Urls(sources) => read_urls(run, sources, budget, &current, began).await.map(|a| (a, 0)),
     };
     let response = match read {
-        Ok((analysis, sides)) => {
-            let (response, kept) = conclude(run, analysis, began, sides);
+        Ok((analysis, with_sides)) => {
+            let (response, kept) = conclude(run, analysis, began, with_sides);
             *loaded.borrow_mut() = Some(kept);
             response
         }
@@ -353,9 +345,7 @@ fn side_bytes(sides: &[(usize, SideRead)]) -> u64 {
 }
 
 /// Reads file `index` in this worker, reporting progress with what the
-/// second workers have read; stops when the run is no longer current. When
-/// no second worker reads a graph, one may read this file's chunks ahead,
-/// and `ahead` tallies what it did.
+/// second workers have read; stops when the run is no longer current.
 async fn read_here(
     file: &File,
     index: usize,
@@ -363,12 +353,11 @@ async fn read_here(
     done: &mut u64,
     reporter: &mut Reporter,
     sides: &[(usize, SideRead)],
-    ahead: &AheadTally,
 ) -> Result<Input, Stop> {
     let name = file.name();
     let run = reporter.run;
     let mut over = None;
-    let read = read_file(file, SLICE, sides.is_empty().then_some(ahead), |ingest, n| {
+    let read = read_file(file, SLICE, |ingest, n| {
         *done += n;
         let all = *done + side_bytes(sides);
         reporter.report(index, &name, all, Some(ingest));
@@ -383,16 +372,16 @@ async fn read_here(
 }
 
 /// Reads every file and reconciles them. Big extra files (a build graph
-/// beside its log) are read by second workers meanwhile ([`SideRead`]);
-/// a big file read here alone has its chunks read ahead by one
-/// ([`crate::ahead_worker`]). Also says what the second workers did.
+/// beside its log) are read by second workers meanwhile ([`SideRead`]).
+/// Also gives the most WebAssembly memory this worker and the second
+/// workers held together while they ran, in bytes (0 without them).
 async fn read_all(
     run: RunId,
     files: &[File],
     budget: MemoryBudget,
     current: &Cell<RunId>,
     began: f64,
-) -> Result<(Analysis, Sides), Stop> {
+) -> Result<(Analysis, u64), Stop> {
     let total = Some(files.iter().map(|f| f.size() as u64).sum());
     let names = files.iter().map(File::name).collect();
     let mut reporter =
@@ -406,12 +395,12 @@ async fn read_all(
         .filter_map(|(i, f)| Some((i, SideRead::start(f).ok()?)))
         .collect();
     let mut inputs: Vec<Option<Input>> = files.iter().map(|_| None).collect();
-    let (mut done, ahead) = (0u64, AheadTally::default());
+    let mut done = 0u64;
     for index in 0..files.len() {
         if sides.iter().any(|&(i, _)| i == index) {
             continue;
         }
-        let input = read_here(&files[index], index, current, &mut done, &mut reporter, &sides, &ahead).await?;
+        let input = read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?;
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
     }
@@ -440,15 +429,12 @@ async fn read_all(
                 done += input.info.bytes;
                 *input
             }
-            SideResult::ReadHere => {
-                read_here(&files[index], index, current, &mut done, &mut reporter, &sides, &ahead).await?
-            }
+            SideResult::ReadHere => read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?,
         };
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
     }
-    let sides = Sides { memory_bytes: with_sides.max(ahead.memory.get()), read_ahead_bytes: ahead.bytes.get() };
-    Ok((reconcile(inputs.into_iter().flatten().collect()), sides))
+    Ok((reconcile(inputs.into_iter().flatten().collect()), with_sides))
 }
 
 /// Fetches every URL up to its headers (so that the total is known, and a

@@ -5,8 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Uint8Array};
-use longpole::file_read::read_file;
-use longpole::worker_io::Stop;
+use longpole::worker_io::{read_file, Stop};
 use longpole_core::{ingest::read_bytes, reconcile, Summary};
 use wasm_bindgen_test::*;
 use web_sys::File;
@@ -25,7 +24,7 @@ async fn slices_of_any_size_give_the_core_result() {
     let expected = Summary::of(&reconcile(vec![read_bytes("example.log", EXAMPLE, EXAMPLE.len()).unwrap()]));
     for slice in [1, 7, 4096, 4 << 20] {
         let mut calls = 0u64;
-        let input = read_file(&file("example.log", EXAMPLE), slice, None, |_, _| {
+        let input = read_file(&file("example.log", EXAMPLE), slice, |_, _| {
             calls += 1;
             true
         })
@@ -39,7 +38,7 @@ async fn slices_of_any_size_give_the_core_result() {
 #[wasm_bindgen_test]
 async fn returning_false_between_slices_stops_the_reading() {
     let mut seen = 0;
-    let stopped = read_file(&file("example.log", EXAMPLE), 100, None, |ingest, _| {
+    let stopped = read_file(&file("example.log", EXAMPLE), 100, |ingest, _| {
         seen += 1;
         ingest.progress().bytes < 300
     })
@@ -51,7 +50,7 @@ async fn returning_false_between_slices_stops_the_reading() {
 #[wasm_bindgen_test]
 async fn random_bytes_fail_with_a_message_naming_the_file() {
     let noise: Vec<u8> = (0..10_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
-    let err = read_file(&file("noise.bin", &noise), 4096, None, |_, _| true).await.unwrap_err();
+    let err = read_file(&file("noise.bin", &noise), 4096, |_, _| true).await.unwrap_err();
     let Stop::Failed(message) = err else { panic!("expected a failure") };
     assert!(message.starts_with("noise.bin: not a format longpole reads"), "{message}");
 }

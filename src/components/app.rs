@@ -229,13 +229,11 @@ pub fn App() -> Html {
         Phase::Reading { names, total, progress } => {
             html! { <Reading names={names.clone()} total={*total} progress={progress.clone()} on_cancel={cancel.clone()} /> }
         }
-        Phase::Ready { summary, view: Some(view), elapsed_ms, memory_bytes, read_ahead_bytes, .. }
-            if state.window().is_some() =>
-        {
+        Phase::Ready { summary, view: Some(view), elapsed_ms, memory_bytes, .. } if state.window().is_some() => {
             let window = state.window().unwrap_or_default();
             html! {
                 <RunView run={state.run} summary={summary.clone()} view={view.clone()} explore={state.explore.clone()} {window}
-                    elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} read_ahead_bytes={*read_ahead_bytes} worker={worker.clone()} dispatch={dispatch.clone()} {full_app} />
+                    elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} worker={worker.clone()} dispatch={dispatch.clone()} {full_app} />
             }
         }
         Phase::Ready { summary, elapsed_ms, .. } => {

@@ -44,8 +44,6 @@ pub struct RunViewProps {
     pub elapsed_ms: f64,
     /// The worker's memory, bytes.
     pub memory_bytes: u64,
-    /// Bytes whose reading a second worker shared.
-    pub read_ahead_bytes: u64,
     /// The worker.
     pub worker: AnalysisWorker,
     /// Actions.
@@ -215,11 +213,6 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         </div>
                     </details>
                     <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
-                    if props.read_ahead_bytes > 0 {
-                        <span class="muted" title="a second worker read these bytes' lines or events ahead while this one built the run">
-                            { " · two workers: " }<span data-testid="read-ahead" data-bytes={props.read_ahead_bytes.to_string()}>{ bytes(props.read_ahead_bytes) }</span>{ " read ahead" }
-                        </span>
-                    }
                 </p>
                 <p class="numbers">
                     <RunFacts view={v.clone()} />

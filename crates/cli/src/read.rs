@@ -160,7 +160,7 @@ fn read_ahead(
             loop {
                 let (buf, mut prepared) = spare_rx.try_recv().unwrap_or_default();
                 let Some(chunk) = chunks.next(buf)? else { return Ok(()) };
-                preparer.prepare(&chunk, &mut prepared);
+                preparer(&chunk, &mut prepared);
                 if ahead_tx.send((chunk, prepared)).is_err() {
                     return Ok(());
                 }

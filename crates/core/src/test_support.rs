@@ -30,16 +30,13 @@ pub fn edited(base: &str, edits: &[(proptest::sample::Index, usize, usize)], pie
 /// about `chunk` bytes (at line ends when `at_lines`), fed as they come
 /// until the format is known, then each chunk read ahead by the format's
 /// preparer on one of the threads and fed in order. Also returns how many
-/// chunks were read ahead (none when the format has no preparer). When
-/// `packed`, what was read ahead is packed and unpacked on its way, as the
-/// app's workers move it ([`crate::formats::Packed`]).
+/// chunks were read ahead (none when the format has no preparer).
 pub fn read_ahead(
     name: &str,
     data: &[u8],
     chunk: usize,
     at_lines: bool,
     threads: usize,
-    packed: bool,
 ) -> (Result<crate::Input, crate::Error>, usize) {
     use crate::formats::Prepared;
     use crate::ingest::Ingest;
@@ -67,15 +64,7 @@ pub fn read_ahead(
     let per_thread = ahead.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
         for (cs, ps) in ahead.chunks(per_thread).zip(prepared.chunks_mut(per_thread)) {
-            s.spawn(move || {
-                for (c, p) in cs.iter().zip(ps) {
-                    preparer.prepare(c, p);
-                    if packed {
-                        let out = preparer.pack(p).expect("what was prepared packs");
-                        *p = preparer.unpack(&out).expect("what was packed unpacks");
-                    }
-                }
-            });
+            s.spawn(move || cs.iter().zip(ps).for_each(|(c, p)| preparer(c, p)));
         }
     });
     for (c, p) in ahead.iter().zip(&prepared) {

@@ -16,7 +16,7 @@ pub mod starrocks_profile;
 pub mod ya_evlog;
 pub mod ya_graph;
 
-pub use read_ahead::{preparer_of, Packed, Prepared, Preparer, ReadAhead, Unpacking};
+pub use read_ahead::{preparer_of, Prepared, Preparer, ReadAhead};
 
 pub use crate::model::{FormatId, ReadCounts};
 
@@ -215,12 +215,6 @@ pub static REGISTRY: &[&dyn Format] = &[
 /// The id of the registered format named `name` (`ghc-eventlog`).
 pub fn by_name(name: &str) -> Option<FormatId> {
     REGISTRY.iter().map(|f| f.id()).find(|id| id.name() == name)
-}
-
-/// How format `id` reads chunks ahead, if it does ([`FormatReader::preparer`]):
-/// for a worker that reads ahead for another one holding the reader.
-pub fn preparer_for(id: FormatId) -> Option<Preparer> {
-    REGISTRY.iter().find(|f| f.id() == id)?.reader().preparer()
 }
 
 /// A format's id read back from its name, as the registry knows them all.

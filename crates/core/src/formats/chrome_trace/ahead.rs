@@ -9,7 +9,7 @@
 
 use super::event::{write_kept_args, Known};
 use super::raw::{Args, IdText, Num, RawEvent};
-use crate::formats::{Packed, ReadAhead, Unpacking};
+use crate::formats::ReadAhead;
 use crate::hash::hash_bytes;
 use crate::json_split::container_end;
 use std::borrow::Cow;
@@ -90,82 +90,6 @@ impl SpanEvent {
         })
     }
 
-    /// Its strings, in the order [`SpanEvent::pack`] writes them.
-    fn spans(&self) -> [&Option<Span>; 11] {
-        [
-            &self.ph,
-            &self.name,
-            &self.cat,
-            &self.pid,
-            &self.tid,
-            &self.args,
-            &self.id,
-            &self.scope,
-            &self.bp,
-            &self.s,
-            &self.bind_id,
-        ]
-    }
-
-    /// Its strings, mutable, in the same order as [`SpanEvent::spans`].
-    fn spans_mut(&mut self) -> [&mut Option<Span>; 11] {
-        [
-            &mut self.ph,
-            &mut self.name,
-            &mut self.cat,
-            &mut self.pid,
-            &mut self.tid,
-            &mut self.args,
-            &mut self.id,
-            &mut self.scope,
-            &mut self.bp,
-            &mut self.s,
-            &mut self.bind_id,
-        ]
-    }
-
-    /// Writes the event to `out`: a word whose bits say which fields it
-    /// has (and its flow flags), then each string's span and each number.
-    fn pack(&self, out: &mut Packed) {
-        let spans = self.spans();
-        let nums = [self.ts, self.dur, self.tdur];
-        let mut mask = 0u64;
-        for (bit, present) in spans.iter().map(|s| s.is_some()).chain(nums.iter().map(Option::is_some)).enumerate() {
-            mask |= u64::from(present) << bit;
-        }
-        for (bit, flag) in [(14, self.flow_in), (16, self.flow_out)] {
-            if let Some(v) = flag {
-                mask |= (1 << bit) | (u64::from(v) << (bit + 1));
-            }
-        }
-        out.push(mask);
-        spans.iter().flat_map(|s| s.as_ref()).for_each(|r| out.push(u64::from(r.start) << 32 | u64::from(r.end)));
-        nums.iter().flatten().for_each(|n| out.push(n.0.to_bits()));
-    }
-
-    /// An event written by [`SpanEvent::pack`]; `None` when it is not one.
-    fn unpack(packed: &mut Unpacking<'_>) -> Option<SpanEvent> {
-        let mask = packed.word()?;
-        if mask >> 18 != 0 {
-            return None;
-        }
-        let mut e = SpanEvent::default();
-        for (bit, span) in e.spans_mut().into_iter().enumerate() {
-            if mask & (1 << bit) != 0 {
-                let w = packed.word()?;
-                *span = Some((w >> 32) as u32..w as u32);
-            }
-        }
-        for (bit, num) in [&mut e.ts, &mut e.dur, &mut e.tdur].into_iter().enumerate() {
-            if mask & (1 << (11 + bit)) != 0 {
-                *num = Some(Num(f64::from_bits(packed.word()?)));
-            }
-        }
-        let flag = |bit: u32| (mask & (1 << bit) != 0).then_some(mask & (1 << (bit + 1)) != 0);
-        (e.flow_in, e.flow_out) = (flag(14), flag(16));
-        Some(e)
-    }
-
     /// The event again, its strings borrowed from `text`; `None` if `text`
     /// is not the text it was read from.
     fn event<'a>(&self, text: &'a str) -> Option<RawEvent<'a>> {
@@ -216,44 +140,6 @@ struct Ahead {
 }
 
 impl Ahead {
-    /// Writes what was read of the event to `out`.
-    fn pack(&self, out: &mut Packed) {
-        out.words.extend([self.at.start as u64, self.at.end as u64, self.lines]);
-        out.push_opt(self.hashes.0);
-        out.push_opt(self.hashes.1);
-        match &self.args {
-            None => out.push(0),
-            Some(None) => out.push(1),
-            Some(Some((at, hash))) => out.words.extend([2, at.start as u64, at.end as u64, *hash]),
-        }
-        match &self.read {
-            None => out.push(0),
-            Some(e) => {
-                out.push(1);
-                e.pack(out);
-            }
-        }
-    }
-
-    /// An event written by [`Ahead::pack`]; `None` when it is not one.
-    fn unpack(packed: &mut Unpacking<'_>) -> Option<Ahead> {
-        let at = packed.index()?..packed.index()?;
-        let lines = packed.word()?;
-        let hashes = (packed.opt()?, packed.opt()?);
-        let args = match packed.word()? {
-            0 => None,
-            1 => Some(None),
-            2 => Some(Some((packed.index()?..packed.index()?, packed.word()?))),
-            _ => return None,
-        };
-        let read = match packed.word()? {
-            0 => None,
-            1 => Some(SpanEvent::unpack(packed)?),
-            _ => return None,
-        };
-        Some(Ahead { at, lines, read, hashes, args })
-    }
-
     /// Hashes what `e` (read from `text`) names, and writes a slice's
     /// `args` as kept to the end of `kept_args`.
     fn work_out(&mut self, text: &str, e: &SpanEvent, kept_args: &mut String) {
@@ -322,24 +208,6 @@ impl ReadAhead for EventsAhead {
         }
         self.end = end;
         self.lines = end_lines;
-    }
-
-    fn pack(&self, out: &mut Packed) {
-        out.words.reserve(4 + self.events.len() * 16);
-        out.words.extend([self.chunk_len as u64, self.end as u64, self.lines, self.events.len() as u64]);
-        self.events.iter().for_each(|e| e.pack(out));
-        out.text.clone_from(&self.kept_args);
-    }
-
-    fn unpack(packed: &mut Unpacking<'_>) -> Option<Self> {
-        let (chunk_len, end, lines, n) = (packed.index()?, packed.index()?, packed.word()?, packed.index()?);
-        // Every event takes at least eight words: a count no bigger than
-        // the words left is not a hostile allocation.
-        let mut events = Vec::with_capacity(n.min(packed.words_left() / 8));
-        for _ in 0..n {
-            events.push(Ahead::unpack(packed)?);
-        }
-        Some(EventsAhead { chunk_len, end, lines, events, kept_args: packed.text.to_owned() })
     }
 }
 

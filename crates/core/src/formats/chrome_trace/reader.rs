@@ -93,7 +93,7 @@ impl FormatReader for ChromeReader {
     }
 
     fn preparer(&self) -> Option<Preparer> {
-        Some(preparer_of::<EventsAhead>())
+        Some(preparer_of::<EventsAhead>)
     }
 
     /// Events read ahead are built as the splitter would have handed them

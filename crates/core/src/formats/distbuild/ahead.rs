@@ -5,7 +5,7 @@
 //! goes through the same [`Line::read`], so both ways give the same result.
 
 use super::line::{parse_int, Fields};
-use crate::formats::{Packed, ReadAhead, Unpacking};
+use crate::formats::ReadAhead;
 use crate::hash::hash_bytes;
 
 /// An event type, as the reconciler tells them apart.
@@ -29,33 +29,6 @@ pub(super) enum Event {
 }
 
 impl Event {
-    /// Every event type, in the order [`Event::pack`] numbers them.
-    const ALL: [Event; 13] = [
-        Event::Started,
-        Event::Deployed,
-        Event::Finished,
-        Event::FinishedFromCache,
-        Event::Deploy,
-        Event::PrepareStart,
-        Event::RepositoryPrepared,
-        Event::ResourcesPrepared,
-        Event::DepStart,
-        Event::DepWait,
-        Event::DepFinished,
-        Event::DepExtract,
-        Event::Other,
-    ];
-
-    /// Its number in [`Event::ALL`].
-    fn pack(self) -> u64 {
-        Event::ALL.iter().position(|&e| e == self).unwrap_or(Event::ALL.len() - 1) as u64
-    }
-
-    /// The event type numbered `n` by [`Event::pack`].
-    fn unpack(n: u64) -> Option<Event> {
-        Event::ALL.get(usize::try_from(n).ok()?).copied()
-    }
-
     fn of(name: &[u8]) -> Event {
         match name {
             b"started" => Event::Started,
@@ -132,26 +105,6 @@ impl Line {
         Line { fields, time: fields.get(line, 0).and_then(parse_int), event, hashes }
     }
 
-    /// Writes what was read to `out`.
-    fn pack(&self, out: &mut Packed) {
-        self.fields.pack(out);
-        out.push_opt(self.time.map(|t| t as u64));
-        out.push(self.event.pack());
-        self.hashes.iter().for_each(|&h| out.push(h));
-    }
-
-    /// A line written by [`Line::pack`]; `None` when it is not one.
-    fn unpack(packed: &mut Unpacking<'_>) -> Option<Line> {
-        let fields = Fields::unpack(packed)?;
-        let time = packed.opt()?.map(|t| t as i64);
-        let event = Event::unpack(packed.word()?)?;
-        let mut hashes = [0; 4];
-        for h in &mut hashes {
-            *h = packed.word()?;
-        }
-        Some(Line { fields, time, event, hashes })
-    }
-
     /// Field `i` of `line` (the line read), empty when it has none.
     pub(super) fn field<'a>(&self, line: &'a [u8], i: usize) -> &'a [u8] {
         self.fields.get(line, i).unwrap_or_default()
@@ -192,32 +145,6 @@ impl ReadAhead for LinesAhead {
         self.chunk_len = chunk.len();
         self.whole = from;
         self.nul = memchr::memchr(0, &chunk[..from]).is_some();
-    }
-
-    fn pack(&self, out: &mut Packed) {
-        out.words.reserve(4 + self.lines.len() * 14);
-        out.words.extend([self.chunk_len as u64, self.whole as u64, u64::from(self.nul), self.lines.len() as u64]);
-        for (at, line) in &self.lines {
-            out.push(*at as u64);
-            line.pack(out);
-        }
-    }
-
-    fn unpack(packed: &mut Unpacking<'_>) -> Option<Self> {
-        let (chunk_len, whole) = (packed.index()?, packed.index()?);
-        let nul = match packed.word()? {
-            0 => false,
-            1 => true,
-            _ => return None,
-        };
-        let n = packed.index()?;
-        // Every line takes at least eight words: a length no bigger than
-        // the words left is not a hostile allocation.
-        let mut lines = Vec::with_capacity(n.min(packed.words_left() / 8));
-        for _ in 0..n {
-            lines.push((packed.index()?, Line::unpack(packed)?));
-        }
-        Some(LinesAhead { chunk_len, whole, lines, nul })
     }
 }
 

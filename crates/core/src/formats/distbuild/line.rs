@@ -4,8 +4,6 @@
 //! single space separates two fields, so two spaces in a row hold an empty
 //! field. Whitespace is never collapsed.
 
-use crate::formats::{Packed, Unpacking};
-
 /// No known event has more than 7 fields; a few more are counted so that
 /// a longer line is still read (its extra fields are ignored).
 pub(super) const MAX_FIELDS: usize = 10;
@@ -43,22 +41,6 @@ impl Fields {
             *e = end;
         }
         self.len += 1;
-    }
-
-    /// Writes the fields to `out` ([`crate::formats::ReadAhead::pack`]).
-    pub(super) fn pack(&self, out: &mut Packed) {
-        out.push(u64::from(self.len));
-        self.ends.iter().take(self.len()).for_each(|&e| out.push(e as u64));
-    }
-
-    /// Fields written by [`Fields::pack`]; `None` when they are not.
-    pub(super) fn unpack(packed: &mut Unpacking<'_>) -> Option<Self> {
-        let len = u8::try_from(packed.word()?).ok().filter(|&n| usize::from(n) <= MAX_FIELDS)?;
-        let mut fields = Fields { ends: [0; KEPT], len };
-        for e in fields.ends.iter_mut().take(usize::from(len)) {
-            *e = packed.index()?;
-        }
-        Some(fields)
     }
 
     /// Number of fields (an empty line has none).

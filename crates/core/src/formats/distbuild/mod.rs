@@ -167,7 +167,7 @@ impl FormatReader for DistbuildReader {
     }
 
     fn preparer(&self) -> Option<Preparer> {
-        Some(preparer_of::<LinesAhead>())
+        Some(preparer_of::<LinesAhead>)
     }
 
     /// Whole lines read ahead go straight to the reconciler, numbered as

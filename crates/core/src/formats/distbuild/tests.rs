@@ -102,8 +102,8 @@ fn binary_data_after_a_good_start_is_an_error_naming_the_line() {
 
 /// The dump of a log read as the CLI reads it on `threads` threads
 /// ([`crate::test_support::read_ahead`]).
-fn dump_read_ahead(data: &[u8], chunk: usize, at_lines: bool, threads: usize, packed: bool) -> String {
-    let (input, _) = crate::test_support::read_ahead("x.log", data, chunk, at_lines, threads, packed);
+fn dump_read_ahead(data: &[u8], chunk: usize, at_lines: bool, threads: usize) -> String {
+    let (input, _) = crate::test_support::read_ahead("x.log", data, chunk, at_lines, threads);
     let analysis = crate::reconcile(vec![input.unwrap()]);
     let mut out = crate::dump::tasks(&analysis.datasets[0].model);
     out.push_str(&diagnostics(&analysis.inputs[0].diagnostics));
@@ -125,11 +125,11 @@ fn lines_read_ahead_on_several_threads_give_the_same_model_and_diagnostics() {
     for (name, data) in [("example", &files[0]), ("edge", &files[1]), ("simulated", &simulated), ("bad", &bad)] {
         let whole = dump(name, data, data.len());
         for (chunk, at_lines) in [(64, true), (64, false), (4096, true), (100_000, true)] {
-            for (threads, packed) in [(1, false), (3, false), (3, true)] {
+            for threads in [1, 3] {
                 assert_eq!(
-                    dump_read_ahead(data, chunk, at_lines, threads, packed),
+                    dump_read_ahead(data, chunk, at_lines, threads),
                     whole,
-                    "{name}: chunks of {chunk} (at line ends: {at_lines}), {threads} threads, packed: {packed}"
+                    "{name}: chunks of {chunk} (at line ends: {at_lines}), {threads} threads"
                 );
             }
         }
@@ -144,7 +144,7 @@ fn a_nul_byte_in_lines_read_ahead_is_the_same_error() {
     let mut ingest = Ingest::new("x.log");
     ingest.feed(head).unwrap();
     let mut prepared = Default::default();
-    ingest.preparer().expect("the format is known").prepare(rest, &mut prepared);
+    ingest.preparer().expect("the format is known")(rest, &mut prepared);
     let err = ingest.feed_prepared(rest, &prepared).unwrap_err();
     assert_eq!(
         err.to_string(),
