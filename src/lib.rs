@@ -5,6 +5,7 @@
 #![deny(missing_docs)]
 
 pub mod ahead_worker;
+pub mod compare_worker;
 pub mod components;
 pub mod download;
 pub mod embed;

@@ -1,11 +1,12 @@
 //! Reading and posting, shared by the analysis worker ([`crate::worker`]),
-//! its warm-up ([`crate::warm_up`]) and its second workers
-//! ([`crate::graph_worker`], [`crate::ahead_worker`]): the slice and feed
-//! sizes, bytes fed to an [`Ingest`], messages posted to the page, a
-//! timer, the worker's memory. Reading a `File` is [`crate::file_read`].
+//! its comparisons ([`crate::compare_worker`]), its warm-up
+//! ([`crate::warm_up`]) and its second workers ([`crate::graph_worker`],
+//! [`crate::ahead_worker`]): the slice and feed sizes, bytes fed to an
+//! [`Ingest`], messages and made files posted to the page, a timer, the
+//! worker's memory. Reading a `File` is [`crate::file_read`].
 
-use crate::protocol::{EncodeError, Response};
-use js_sys::{Promise, Reflect};
+use crate::protocol::{EncodeError, Response, RunId, FILE_MESSAGE};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
 use longpole_core::Ingest;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -54,6 +55,16 @@ pub enum Stop {
     Failed(String),
 }
 
+impl Stop {
+    /// What the page is told of run `run`, stopped so.
+    pub fn response(self, run: RunId) -> Response {
+        match self {
+            Stop::Cancelled => Response::Cancelled { run },
+            Stop::Failed(message) => Response::Failed { run, message },
+        }
+    }
+}
+
 /// Hands `bytes` to `ingest` in pieces of [`FEED`] bytes.
 pub fn feed(ingest: &mut Ingest, bytes: &[u8]) -> Result<(), longpole_core::Error> {
     bytes.chunks(FEED).try_for_each(|piece| ingest.feed(piece))
@@ -80,4 +91,24 @@ pub fn js_error(e: JsValue) -> String {
     e.as_string()
         .or_else(|| Reflect::get(&e, &"message".into()).ok()?.as_string())
         .unwrap_or_else(|| "unknown error".into())
+}
+
+/// Posts a made file to the page, its bytes moved rather than copied into
+/// JSON (see [`FILE_MESSAGE`]).
+pub fn post_file(run: RunId, name: &str, mime: &str, bytes: &[u8]) {
+    let array = Uint8Array::from(bytes);
+    let message = js_sys::Object::new();
+    let fields: [(&str, JsValue); 5] = [
+        ("type", FILE_MESSAGE.into()),
+        ("run", run.into()),
+        ("name", name.into()),
+        ("mime", mime.into()),
+        ("bytes", array.clone().into()),
+    ];
+    for (key, value) in fields {
+        // Setting a field of a plain new object cannot fail.
+        let _ = Reflect::set(&message, &key.into(), &value);
+    }
+    // A failed post means the page is gone; there is nobody left to tell.
+    let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
 }
