@@ -8,8 +8,13 @@ use crate::finished::Loaded;
 use crate::protocol::{CompareSettings, Response, RunId};
 use crate::worker_io::{post, post_file};
 use longpole_core::compare::{compare, Comparison, Options, Run, TaskKeys};
+use longpole_core::formats::{chrome_trace, evobench, starrocks_profile};
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::model::flame::FlameGraph;
+use longpole_core::model::FormatId;
 use longpole_core::report::compare::{compare_json, keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::{diff_flame, DiffFlame};
 use longpole_core::view::compare_timelines::{timelines, CompareTimelines};
 use longpole_core::Analysis;
 use std::cell::RefCell;
@@ -25,6 +30,17 @@ pub struct Compared {
     b: Analysis,
     /// The last comparison, for its export.
     last: Option<Comparison>,
+    /// The differential flame graph, where both sides' format has one.
+    flame: Option<DiffFlame>,
+}
+
+/// The formats whose run view has a flame graph.
+const WITH_FLAME: [FormatId; 3] = [evobench::ID, starrocks_profile::ID, chrome_trace::ID];
+
+/// The flame graph of `x`'s first dataset, where its format has one.
+fn flame_of(x: &Analysis) -> Option<FlameGraph> {
+    let d = x.datasets.first().filter(|d| WITH_FLAME.contains(&d.format))?;
+    x.view(d, &TimelineIndex::new(&d.model)).flame
 }
 
 /// The sides the worker keeps, if any.
@@ -83,9 +99,16 @@ fn compare_sides(a: &Analysis, b: &Analysis, settings: &CompareSettings) -> Resu
 }
 
 impl Compared {
-    /// Sides `a` (`None`: the loaded run) and `b` of run `run`, not compared yet.
-    pub fn new(run: RunId, a: Option<Analysis>, b: Analysis) -> Compared {
-        Compared { run, a, b, last: None }
+    /// Sides `a` (`None`: the `loaded` run) and `b` of run `run`, not
+    /// compared yet, with their differential flame graph (of the first
+    /// measure: real time, operator time, a trace's time).
+    pub fn new(run: RunId, a: Option<Analysis>, b: Analysis, loaded: &LoadedRun) -> Compared {
+        let flame_a = match &a {
+            Some(a) => flame_of(a),
+            None => loaded.borrow().as_ref().and_then(|l| l.view.as_ref()?.flame.clone()),
+        };
+        let flame = flame_a.zip(flame_of(&b)).and_then(|(fa, fb)| diff_flame(&fa, &fb, 0));
+        Compared { run, a, b, last: None, flame }
     }
 
     /// Compares the sides with `settings`: the answer for the page; the
@@ -105,8 +128,8 @@ impl Compared {
                 let view = Box::new(CompareView::of(&comparison));
                 self.last = Some(comparison);
                 let elapsed_ms = js_sys::Date::now() - began;
-                let timelines = timelines.map(Box::new);
-                Response::Compared { run: self.run, view, timelines, runs_a, runs_b, settings, elapsed_ms }
+                let (timelines, flame) = (timelines.map(Box::new), self.flame.clone().map(Box::new));
+                Response::Compared { run: self.run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
             }
             Err(message) => Response::CompareRefused { run: self.run, message },
         }

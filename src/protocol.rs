@@ -13,6 +13,7 @@ use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
 use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
@@ -412,6 +413,8 @@ pub enum Response {
         view: Box<CompareView>,
         /// The representative runs' timelines.
         timelines: Option<Box<CompareTimelines>>,
+        /// The differential flame graph, where the format has one.
+        flame: Option<Box<DiffFlame>>,
         /// The runs side A's files hold (before a pick).
         runs_a: usize,
         /// The runs side B's files hold.

@@ -12,6 +12,7 @@ use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
 use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
 use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::Summary;
@@ -53,6 +54,8 @@ pub enum Phase {
         view: Shared<CompareView>,
         /// The representative runs' timelines.
         timelines: Option<Shared<CompareTimelines>>,
+        /// The differential flame graph, where the format has one.
+        flame: Option<Shared<DiffFlame>>,
         /// The runs side A's and side B's files hold.
         runs: (usize, usize),
         /// The settings it was made with.
@@ -353,6 +356,7 @@ impl Reducible for AppState {
                     next.phase = Phase::Compared {
                         view: Shared::new(*view),
                         timelines: timelines.map(|t| Shared::new(*t)),
+                        flame: flame.map(|f| Shared::new(*f)),
                         runs: (runs_a, runs_b),
                         settings,
                         elapsed_ms,

@@ -330,7 +330,7 @@ async fn compare_files(
         Ok((b, _)) => b,
         Err(stop) => return post(&stop.response(run)),
     };
-    let mut sides = Compared::new(run, a, b);
+    let mut sides = Compared::new(run, a, b, &loaded);
     let response = sides.answer(&loaded, settings, began);
     *kept.borrow_mut() = Some(sides);
     post(&response);

@@ -4,6 +4,7 @@
 //! (sortable, searchable, exportable as CSV, JSON, and the JSON of
 //! `longpole compare`).
 
+use super::compare_flame::CompareFlame;
 use super::compare_headline::CompareHeadline;
 use super::compare_paths::ComparePaths;
 use super::compare_timelines::CompareTimelinesView;
@@ -14,6 +15,7 @@ use crate::shared::Shared;
 use crate::state::Action;
 use longpole_core::report::compare::dur;
 use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -27,6 +29,8 @@ pub struct CompareScreenProps {
     pub view: Shared<CompareView>,
     /// The representative runs' timelines.
     pub timelines: Option<Shared<CompareTimelines>>,
+    /// The differential flame graph, where the format has one.
+    pub flame: Option<Shared<DiffFlame>>,
     /// The runs side A's and side B's files hold.
     pub runs: (usize, usize),
     /// The settings it was made with.
@@ -169,6 +173,9 @@ pub fn CompareScreen(props: &CompareScreenProps) -> Html {
             <ComparePaths view={v.clone()} />
             if let Some(t) = props.timelines.clone() {
                 <CompareTimelinesView timelines={t} />
+            }
+            if let Some(f) = props.flame.clone() {
+                <CompareFlame flame={f} min_delta_ms={v.min_delta_ms} min_relative={v.min_relative} />
             }
             <div class="tables-bar">
                 <input type="search" class="search" placeholder="Search keys and statuses" aria-label="Search the keys"

@@ -4,6 +4,7 @@
 mod app;
 mod bazel_summary;
 mod breakdown;
+mod compare_flame;
 mod compare_headline;
 mod compare_paths;
 mod compare_pick;

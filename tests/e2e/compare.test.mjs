@@ -3,7 +3,8 @@
 // another schedule and jitter, three nodes slowed tenfold) picked as sides
 // A and B on the landing page (with the two timelines' linked selection),
 // and kati's ninja log build 2 against build 3
-// through "Compare with…" on the loaded log, then a pick of runs.
+// through "Compare with…" on the loaded log, then a pick of runs; and the
+// two evobench logs, with their differential flame graph.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -137,6 +138,28 @@ test('kati build 2 against build 3 through "Compare with…" and a pick of runs'
     await app.page.getByTestId('compare-apply').click();
     await sidesName(app.page, 'kati-v5.ninja_log#1');
     assert.equal(await app.page.getByTestId('compare-refused').count(), 0);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('two evobench logs compare as the CLI compares them, with a differential flame graph', async () => {
+  const a = join(CORPUS, 'evobench', 'bench-v1-sum_of_fibs.log');
+  const b = join(CORPUS, 'evobench', 'generated-current-format', 'evobench.log.zstd');
+  const cli = cliCompare([a], [b]);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('compare-a-input').setInputFiles(a);
+    await app.page.getByTestId('compare-b-input').setInputFiles(b);
+    await app.page.getByTestId('compare-sides-go').click();
+    await app.page.getByTestId('compare-ready').waitFor({ timeout: 60000 });
+    await checkAgainst(app.page, cli);
+    const frames = app.page.locator('svg.compare-flame-svg g.frame');
+    assert.ok((await frames.count()) > 1, 'B\'s frames are drawn');
+    await frames.nth(1).locator('rect').dispatchEvent('click');
+    assert.match(await app.page.getByTestId('compare-flame-selected').textContent(), /total|only in B/);
+    await app.page.screenshot({ path: '/tmp/longpole-compare-evobench.png', fullPage: true });
     assert.deepEqual(app.errors, []);
   } finally {
     await app.close();

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 pub mod compare;
+pub mod compare_flame;
 pub mod compare_timelines;
 mod flame;
 pub mod headline;
