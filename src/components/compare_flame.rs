@@ -117,7 +117,7 @@ pub fn CompareFlame(props: &CompareFlameProps) -> Html {
             <h3>{ format!("Differential flame graph · {} · widths from B", f.measure) }</h3>
             <p class="muted">
                 <label>{ format!("hide changes under ({unit_label}) ") }
-                    <input type="text" inputmode="decimal" size="8" value={cutoff_ms.to_string()} onchange={on_cutoff}
+                    <input type="text" inputmode="decimal" size="8" value={(*cutoff_ms).to_string()} onchange={on_cutoff}
                         data-testid="compare-flame-cutoff" />
                 </label>
                 { format!(
