@@ -350,7 +350,7 @@ impl Reducible for AppState {
                         .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
                     next.explore.found = Some((key, None));
                 }
-                Response::Compared { run, view, timelines, runs_a, runs_b, settings, elapsed_ms }
+                Response::Compared { run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
                     if run == self.run =>
                 {
                     next.phase = Phase::Compared {
@@ -557,6 +557,7 @@ mod tests {
             run: 1,
             view: view(),
             timelines: None,
+            flame: None,
             runs_a: 1,
             runs_b: 1,
             settings,

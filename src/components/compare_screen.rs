@@ -147,7 +147,7 @@ pub fn CompareScreen(props: &CompareScreenProps) -> Html {
                 <label>{ " B " }{ pick("b", props.runs.1, s.pick_b, &pick_b) }</label>
                 <label title="A change smaller than this is within noise (default: 0.1% of A's wall time, at least 1 µs)">
                     { " min Δ (ms) " }
-                    <input ref={min_delta} type="text" inputmode="decimal" size="8" data-testid="compare-min-delta"
+                    <input ref={min_delta} type="text" inputmode="decimal" size="16" data-testid="compare-min-delta"
                         value={s.min_delta_ms.map(|m| m.to_string()).unwrap_or_default()}
                         placeholder={format!("{} (default)", v.min_delta_ms)} />
                 </label>

@@ -93,6 +93,7 @@ test('two simulated builds compare in the browser as the CLI compares them', asy
     assert.ok((await hot.nth(0).locator('rect.bar.hot').count()) >= 1);
     assert.ok((await hot.nth(1).locator('rect.bar.hot').count()) >= 1, 'the same key is lit in B');
     await app.page.screenshot({ path: '/tmp/longpole-compare.png', fullPage: true });
+    await app.page.screenshot({ path: '/tmp/longpole-compare-top.png', clip: { x: 0, y: 0, width: 1280, height: 1300 }, fullPage: true });
     // The export is the CLI's JSON, but for the runs' names (a browser
     // knows a file by its name only).
     const downloaded = app.page.waitForEvent('download');

@@ -151,6 +151,9 @@ mod tests {
         g
     }
 
+    /// A frame as the test reads it: name, depth, x, width, B's and A's totals.
+    type Shown<'a> = (&'a str, u32, f64, f64, u64, Option<u64>);
+
     /// A: main 100 (f 60, g 40). B: main 150 (f 120, h 30). By hand: B's
     /// root is 150 wide; f takes 0.8 from 0, h 0.2 from 0.8; f was 60 (its
     /// self 60 → 120); h is new; g is only in A.
@@ -159,7 +162,7 @@ mod tests {
         let a = graph(&[("all", None, 0), ("main", Some(0), 100), ("f", Some(1), 60), ("g", Some(1), 40)]);
         let b = graph(&[("all", None, 0), ("main", Some(0), 150), ("f", Some(1), 120), ("h", Some(1), 30)]);
         let d = diff_flame(&a, &b, 0).unwrap();
-        let frames: Vec<(&str, u32, f64, f64, u64, Option<u64>)> =
+        let frames: Vec<Shown<'_>> =
             d.frames.iter().map(|f| (f.name.as_str(), f.depth, f.x, f.width, f.b_total, f.a_total)).collect();
         assert_eq!(
             frames,
