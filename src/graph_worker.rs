@@ -11,8 +11,9 @@
 //! itself, as before; so is the file of a second worker that could not load
 //! or stopped on an internal error.
 
+use crate::file_read::read_file;
 use crate::protocol::{Request, Response};
-use crate::worker_io::{js_error, memory_bytes, read_file, Stop, PROGRESS_EVERY_MS, SLICE};
+use crate::worker_io::{js_error, memory_bytes, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use longpole_core::formats::ya_graph::{BuildGraph, GraphParts};
 use longpole_core::formats::Parsed;

@@ -4,9 +4,11 @@
 
 #![deny(missing_docs)]
 
+pub mod compare_worker;
 pub mod components;
 pub mod download;
 pub mod embed;
+pub mod file_read;
 pub mod finished;
 pub mod format;
 pub mod graph_worker;

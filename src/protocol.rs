@@ -12,6 +12,9 @@ use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
+use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::DiffFlame;
+use longpole_core::view::compare_timelines::CompareTimelines;
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
@@ -163,6 +166,33 @@ pub enum Request {
         /// The per-run statistic (`mean`, `median`, `p90`...).
         field: String,
     },
+    /// Compare side A's runs with side B's: read the files sent alongside
+    /// (side A's first), or only side B's when side A is the loaded run.
+    CompareFiles {
+        /// The run this starts.
+        run: RunId,
+        /// How many of the files are side A's; `None`: side A is the run
+        /// the worker has loaded ("Compare with…"), and every file is B's.
+        a_files: Option<u32>,
+        /// Which runs, and when a change counts.
+        settings: CompareSettings,
+        /// As for [`Request::Analyze`].
+        #[serde(default)]
+        memory_limit: Option<u64>,
+    },
+    /// Compare the sides already read again, with other settings.
+    Recompare {
+        /// The comparison's run.
+        run: RunId,
+        /// Which runs, and when a change counts.
+        settings: CompareSettings,
+    },
+    /// The last comparison as `longpole compare --format json` writes it,
+    /// as a file ([`FILE_MESSAGE`]).
+    ExportComparison {
+        /// The comparison's run.
+        run: RunId,
+    },
     /// Two groups of evobench runs compared path by path.
     Compare {
         /// The run.
@@ -176,6 +206,27 @@ pub enum Request {
         /// The per-run statistic compared (`mean`, `median`, `p90`...).
         field: String,
     },
+}
+
+/// How a comparison of two sides is made: which run of each side, and
+/// when a change counts (as `longpole compare`'s `FILE#N`,
+/// `--min-delta-ms` and `--min-relative`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareSettings {
+    /// Side A's run (from 1) in each of its datasets; `None`: all its runs.
+    pub pick_a: Option<u32>,
+    /// Side B's run.
+    pub pick_b: Option<u32>,
+    /// The absolute threshold, ms; `None`: the default (0.1 % of A's wall time).
+    pub min_delta_ms: Option<f64>,
+    /// The relative threshold (0.05 is 5 %).
+    pub min_relative: f64,
+}
+
+impl Default for CompareSettings {
+    fn default() -> Self {
+        CompareSettings { pick_a: None, pick_b: None, min_delta_ms: None, min_relative: 0.05 }
+    }
 }
 
 /// What an [`Request::Export`] makes.
@@ -335,6 +386,33 @@ pub enum Response {
         /// One row per path present in every run.
         rows: Vec<Change>,
     },
+    /// Two sides compared.
+    Compared {
+        /// The run.
+        run: RunId,
+        /// What the compare screen shows.
+        view: Box<CompareView>,
+        /// The representative runs' timelines.
+        timelines: Option<Box<CompareTimelines>>,
+        /// The differential flame graph, where the format has one.
+        flame: Option<Box<DiffFlame>>,
+        /// The runs side A's files hold (before a pick).
+        runs_a: usize,
+        /// The runs side B's files hold.
+        runs_b: usize,
+        /// The settings it was made with.
+        settings: CompareSettings,
+        /// Milliseconds from the request to the result.
+        elapsed_ms: f64,
+    },
+    /// Two sides could not be compared with these settings (a run that is
+    /// not there, a side without runs); the sides stay read.
+    CompareRefused {
+        /// The run.
+        run: RunId,
+        /// Why.
+        message: String,
+    },
     /// A run could not finish: an input is not (or no longer) a readable format.
     Failed {
         /// The run.
@@ -408,6 +486,8 @@ impl Response {
             | Response::ExportRefused { run, .. }
             | Response::Summary { run, .. }
             | Response::Comparison { run, .. }
+            | Response::Compared { run, .. }
+            | Response::CompareRefused { run, .. }
             | Response::Failed { run, .. }
             | Response::Cancelled { run } => Some(*run),
         }
@@ -421,6 +501,9 @@ mod tests {
     #[test]
     fn messages_round_trip_through_json() {
         let r = Request::Analyze { run: 3, memory_limit: Some(1 << 20) };
+        assert_eq!(serde_json::from_str::<Request>(&r.to_json().unwrap()).unwrap(), r);
+        let settings = CompareSettings { pick_a: Some(2), min_delta_ms: Some(0.5), ..CompareSettings::default() };
+        let r = Request::CompareFiles { run: 4, a_files: Some(2), settings, memory_limit: None };
         assert_eq!(serde_json::from_str::<Request>(&r.to_json().unwrap()).unwrap(), r);
         let p = Response::Progress(Progress {
             run: 3,

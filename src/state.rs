@@ -1,7 +1,7 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
-use crate::protocol::{Progress, Response, RunId, Source};
+use crate::protocol::{CompareSettings, Progress, Response, RunId, Source};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::analysis::task_key::TaskKey;
@@ -11,6 +11,9 @@ use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::graph_camera::Camera;
 use longpole_core::layout::timeline::RowBars;
 use longpole_core::model::Nanos;
+use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::DiffFlame;
+use longpole_core::view::compare_timelines::CompareTimelines;
 use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
@@ -42,6 +45,23 @@ pub enum Phase {
         elapsed_ms: f64,
         /// The worker's memory after the analysis, bytes.
         memory_bytes: u64,
+    },
+    /// Two sides compared.
+    Compared {
+        /// What the compare screen shows.
+        view: Shared<CompareView>,
+        /// The representative runs' timelines.
+        timelines: Option<Shared<CompareTimelines>>,
+        /// The differential flame graph, where the format has one.
+        flame: Option<Shared<DiffFlame>>,
+        /// The runs side A's and side B's files hold.
+        runs: (usize, usize),
+        /// The settings it was made with.
+        settings: CompareSettings,
+        /// How long it took, ms.
+        elapsed_ms: f64,
+        /// Why the last settings asked for were refused, until the next result.
+        refused: Option<String>,
     },
     /// Reading failed.
     Failed {
@@ -325,6 +345,23 @@ impl Reducible for AppState {
                         .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
                     next.explore.found = Some((key, None));
                 }
+                Response::Compared { run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
+                    if run == self.run =>
+                {
+                    next.phase = Phase::Compared {
+                        view: Shared::new(*view),
+                        timelines: timelines.map(|t| Shared::new(*t)),
+                        flame: flame.map(|f| Shared::new(*f)),
+                        runs: (runs_a, runs_b),
+                        settings,
+                        elapsed_ms,
+                        refused: None,
+                    }
+                }
+                Response::CompareRefused { run, message } if run == self.run => match &mut next.phase {
+                    Phase::Compared { refused, .. } => *refused = Some(message),
+                    _ => next.phase = Phase::Failed { message },
+                },
                 Response::Failed { run, message } if run == self.run || run == 0 => {
                     next.phase = Phase::Failed { message }
                 }
@@ -428,6 +465,8 @@ impl AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use longpole_core::compare::{compare, Options};
+    use longpole_core::report::compare::{keys_of, runs_of};
 
     fn reduce(s: AppState, a: Action) -> AppState {
         (*Rc::new(s).reduce(a)).clone()
@@ -490,6 +529,40 @@ mod tests {
         assert_eq!(s.explore.selected, Some(0), "an old run's answer is ignored");
         let s = reduce(s, Action::OnlyTable(Some("Hosts".into())));
         assert_eq!(s.explore.only_table.as_deref(), Some("Hosts"));
+    }
+
+    #[test]
+    fn a_comparison_is_shown_and_a_refused_setting_keeps_it() {
+        let view = || {
+            let a = longpole_core::ingest::read_bytes("a.ninja_log", b"# ninja log v5\n0\t100\t0\tx.o\t1\n", 64);
+            let b = longpole_core::ingest::read_bytes("b.ninja_log", b"# ninja log v5\n0\t200\t0\tx.o\t1\n", 64);
+            let (a, b) = (longpole_core::reconcile(vec![a.unwrap()]), longpole_core::reconcile(vec![b.unwrap()]));
+            let (ka, kb) = (keys_of(&a), keys_of(&b));
+            let (ra, rb) = (runs_of(&a, &ka, &|_| None).unwrap(), runs_of(&b, &kb, &|_| None).unwrap());
+            Box::new(CompareView::of(&compare(&ra, &rb, &Options::default()).unwrap()))
+        };
+        let started =
+            Action::Started { run: 1, names: vec!["A: a".into(), "B: b".into()], total: None, sources: Vec::new() };
+        let refused = |run| Action::Worker(Response::CompareRefused { run, message: "no run 4".into() });
+        let s = reduce(AppState::default(), started.clone());
+        assert_eq!(reduce(s.clone(), refused(1)).phase, Phase::Failed { message: "no run 4".into() });
+        let settings = CompareSettings::default();
+        let compared = Response::Compared {
+            run: 1,
+            view: view(),
+            timelines: None,
+            flame: None,
+            runs_a: 1,
+            runs_b: 1,
+            settings,
+            elapsed_ms: 1.0,
+        };
+        let s = reduce(s, Action::Worker(compared));
+        let Phase::Compared { view: shown, refused: None, .. } = &s.phase else { panic!("{:?}", s.phase) };
+        assert_eq!(shown.wall_delta_ms, 100.0);
+        let s = reduce(s, refused(1));
+        assert!(matches!(&s.phase, Phase::Compared { refused: Some(m), .. } if m == "no run 4"));
+        assert!(matches!(reduce(s, refused(7)).phase, Phase::Compared { .. }), "an old run's refusal is ignored");
     }
 
     #[test]

@@ -6,12 +6,14 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
+use crate::compare_worker::{export_json, recompare, Compared, Kept, LoadedRun};
+use crate::file_read::read_file;
 use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::link::Source;
-use crate::protocol::{Export, Progress, Request, Response, RunId, FILE_MESSAGE};
-use crate::worker_io::{memory_bytes, post, read_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
-use js_sys::{Array, Reflect, Uint8Array};
+use crate::protocol::{CompareSettings, Export, Progress, Request, Response, RunId};
+use crate::worker_io::{memory_bytes, post, post_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
+use js_sys::{Array, Reflect};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::flame::{folded, folded_len};
 use longpole_core::export::run::{export, Target};
@@ -34,26 +36,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{File, MessageEvent};
-
-/// Posts a made file to the page, its bytes moved rather than copied into
-/// JSON (see [`FILE_MESSAGE`]).
-fn post_file(run: RunId, name: &str, mime: &str, bytes: &[u8]) {
-    let array = Uint8Array::from(bytes);
-    let message = js_sys::Object::new();
-    let fields: [(&str, JsValue); 5] = [
-        ("type", FILE_MESSAGE.into()),
-        ("run", run.into()),
-        ("name", name.into()),
-        ("mime", mime.into()),
-        ("bytes", array.clone().into()),
-    ];
-    for (key, value) in fields {
-        // Setting a field of a plain new object cannot fail.
-        let _ = Reflect::set(&message, &key.into(), &value);
-    }
-    // A failed post means the page is gone; there is nobody left to tell.
-    let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
-}
 
 /// The most bytes of folded stacks the worker makes: more would not fit
 /// beside the run in a tab's memory, once in the worker and once in the page.
@@ -216,6 +198,7 @@ pub fn start() {
     }));
     let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
     let loaded: Shared = Rc::new(RefCell::new(None));
+    let compared: Kept = Rc::new(RefCell::new(None));
     let asked = Rc::new(Cell::new(false));
     let stop_warming = asked.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -226,16 +209,24 @@ pub fn start() {
             Ok(Request::Analyze { run, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();
+                *compared.borrow_mut() = None;
                 // A request without files reads none, and the run says so.
-                let files: Vec<File> = Reflect::get(&data, &JsValue::from_str("files"))
-                    .ok()
-                    .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
-                    .unwrap_or_default();
+                let files = files_of(&data);
                 spawn_local(analyze(run, Inputs::Files(files), memory_limit, current.clone(), loaded.clone()));
             }
+            Ok(Request::CompareFiles { run, a_files, settings, memory_limit }) => {
+                current.set(run);
+                crate::url_read::abort_all();
+                let (current, loaded, compared) = (current.clone(), loaded.clone(), compared.clone());
+                let files = files_of(&data);
+                spawn_local(compare_files(run, files, a_files, settings, memory_limit, current, loaded, compared));
+            }
+            Ok(Request::Recompare { run, settings }) => recompare(&compared, &loaded, run, settings),
+            Ok(Request::ExportComparison { run }) => export_json(&compared, run),
             Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();
+                *compared.borrow_mut() = None;
                 spawn_local(analyze(run, Inputs::Urls(sources), memory_limit, current.clone(), loaded.clone()));
             }
             Ok(Request::ReadGraph) => {
@@ -264,6 +255,15 @@ pub fn start() {
     spawn_local(crate::warm_up::warm_up(asked));
 }
 
+/// The files sent beside a request (none when it has none).
+fn files_of(data: &JsValue) -> Vec<File> {
+    Reflect::get(data, &JsValue::from_str("files"))
+        .ok()
+        .filter(|f| f.is_object())
+        .map(|f| f.unchecked_into::<Array>().iter().map(|f| f.unchecked_into::<File>()).collect())
+        .unwrap_or_default()
+}
+
 /// What a run reads: files the page sent, or URLs a link names.
 enum Inputs {
     Files(Vec<File>),
@@ -283,9 +283,49 @@ async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current:
             *loaded.borrow_mut() = Some(kept);
             response
         }
-        Err(Stop::Cancelled) => Response::Cancelled { run },
-        Err(Stop::Failed(message)) => Response::Failed { run, message },
+        Err(stop) => stop.response(run),
     };
+    post(&response);
+}
+
+/// Reads side A's files (the first `a_files`; none when side A is the
+/// loaded run) and side B's, compares them with `settings` and posts the
+/// result, keeping the sides in `kept`.
+#[allow(clippy::too_many_arguments)]
+async fn compare_files(
+    run: RunId,
+    files: Vec<File>,
+    a_files: Option<u32>,
+    settings: CompareSettings,
+    memory_limit: Option<u64>,
+    current: Rc<Cell<RunId>>,
+    loaded: LoadedRun,
+    kept: Kept,
+) {
+    let began = js_sys::Date::now();
+    // The last sides go first: their memory is the new sides'.
+    *kept.borrow_mut() = None;
+    let budget = || MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
+    let split = a_files.map_or(0, |n| (n as usize).min(files.len()));
+    let (files_a, files_b) = files.split_at(split);
+    let a = match a_files {
+        Some(_) => match read_all(run, files_a, budget(), &current, began).await {
+            Ok((a, _)) => Some(a),
+            Err(stop) => return post(&stop.response(run)),
+        },
+        None if loaded.borrow().is_some() => None,
+        None => {
+            let message = "there is no run loaded to compare with: open side A's files first".to_owned();
+            return post(&Response::Failed { run, message });
+        }
+    };
+    let b = match read_all(run, files_b, budget(), &current, began).await {
+        Ok((b, _)) => b,
+        Err(stop) => return post(&stop.response(run)),
+    };
+    let mut sides = Compared::new(run, a, b, &loaded);
+    let response = sides.answer(&loaded, settings, began);
+    *kept.borrow_mut() = Some(sides);
     post(&response);
 }
 

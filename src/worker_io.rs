@@ -1,15 +1,17 @@
 //! Reading and posting, shared by the analysis worker ([`crate::worker`]),
-//! its warm-up ([`crate::warm_up`]) and its second workers
-//! ([`crate::graph_worker`]): a `File` read in slices through an
-//! [`Ingest`], messages posted to the page, a timer, the worker's memory.
+//! its comparisons ([`crate::compare_worker`]), its warm-up
+//! ([`crate::warm_up`]) and its second workers ([`crate::graph_worker`]):
+//! the slice and feed sizes, bytes fed to an [`Ingest`], messages and made
+//! files posted to the page, a timer, the worker's memory. Reading a
+//! `File` is [`crate::file_read`].
 
-use crate::protocol::{EncodeError, Response};
-use js_sys::{Promise, Reflect, Uint8Array};
-use longpole_core::{Ingest, Input};
+use crate::protocol::{EncodeError, Response, RunId, FILE_MESSAGE};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use longpole_core::Ingest;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DedicatedWorkerGlobalScope, File};
+use web_sys::DedicatedWorkerGlobalScope;
 
 /// Bytes read per slice: Chromium hands a worker a file at about 370 MB/s
 /// in 4 MiB slices and 715 MB/s in 16 MiB ones (measured here), and that
@@ -20,7 +22,7 @@ pub const SLICE: usize = 16 << 20;
 /// called, so the parse loop is entered afresh every MiB instead of
 /// running a whole slice unoptimized. (A quarter MiB was no faster and, for
 /// a 1 GB log, left WebAssembly's memory 340 MB higher: 864 MB against 521.)
-const FEED: usize = 1 << 20;
+pub const FEED: usize = 1 << 20;
 /// Least time between two progress messages, in ms.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
@@ -53,42 +55,14 @@ pub enum Stop {
     Failed(String),
 }
 
-/// Reads `file` in slices of `slice` bytes through an [`Ingest`].
-///
-/// After each slice `between(ingest, bytes)` is told how many bytes came;
-/// returning false stops the reading with [`Stop::Cancelled`]. Each slice is
-/// awaited, so the worker's other messages (a cancel) are handled meanwhile.
-/// The next slice is asked for before this one is parsed, so the browser
-/// reads the file while the core parses it.
-pub async fn read_file(
-    file: &File,
-    slice: usize,
-    mut between: impl FnMut(&Ingest, u64) -> bool,
-) -> Result<Input, Stop> {
-    let name = file.name();
-    let failed = |e: String| Stop::Failed(format!("{name}: cannot read the file: {e}"));
-    let mut ingest = Ingest::new(&name);
-    let mut buf = vec![0u8; slice.max(1)];
-    let size = file.size();
-    ingest.expect_bytes(size as u64);
-    let step = buf.len() as f64;
-    let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
-    let mut at = 0.0;
-    while let Some(asked) = next.take() {
-        let array = asked.map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
-        at = (at + step).min(size);
-        if at < size {
-            next = Some(ask_slice(file, at, (at + step).min(size)));
-        }
-        let bytes = Uint8Array::new(&array);
-        let n = (bytes.length() as usize).min(buf.len());
-        bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
-        if !between(&ingest, n as u64) {
-            return Err(Stop::Cancelled);
+impl Stop {
+    /// What the page is told of run `run`, stopped so.
+    pub fn response(self, run: RunId) -> Response {
+        match self {
+            Stop::Cancelled => Response::Cancelled { run },
+            Stop::Failed(message) => Response::Failed { run, message },
         }
     }
-    ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
 }
 
 /// Hands `bytes` to `ingest` in pieces of [`FEED`] bytes.
@@ -119,8 +93,22 @@ pub fn js_error(e: JsValue) -> String {
         .unwrap_or_else(|| "unknown error".into())
 }
 
-/// Starts reading bytes `start..end` of `file`; the future gives them.
-fn ask_slice(file: &File, start: f64, end: f64) -> Result<JsFuture, String> {
-    let blob = file.slice_with_f64_and_f64(start, end).map_err(js_error)?;
-    Ok(JsFuture::from(blob.array_buffer()))
+/// Posts a made file to the page, its bytes moved rather than copied into
+/// JSON (see [`FILE_MESSAGE`]).
+pub fn post_file(run: RunId, name: &str, mime: &str, bytes: &[u8]) {
+    let array = Uint8Array::from(bytes);
+    let message = js_sys::Object::new();
+    let fields: [(&str, JsValue); 5] = [
+        ("type", FILE_MESSAGE.into()),
+        ("run", run.into()),
+        ("name", name.into()),
+        ("mime", mime.into()),
+        ("bytes", array.clone().into()),
+    ];
+    for (key, value) in fields {
+        // Setting a field of a plain new object cannot fail.
+        let _ = Reflect::set(&message, &key.into(), &value);
+    }
+    // A failed post means the page is gone; there is nobody left to tell.
+    let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
 }

@@ -5,7 +5,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Uint8Array};
-use longpole::worker_io::{read_file, Stop};
+use longpole::file_read::read_file;
+use longpole::worker_io::Stop;
 use longpole_core::{ingest::read_bytes, reconcile, Summary};
 use wasm_bindgen_test::*;
 use web_sys::File;

@@ -1,5 +1,6 @@
 //! The page: wires the state, the worker, the keys and drag-and-drop to the views.
 
+use super::compare_screen::CompareScreen;
 use super::error_panel::ErrorPanel;
 use super::header::{copy_link, files_of, Header, Linkable};
 use super::help::Help;
@@ -13,7 +14,7 @@ use crate::hooks::{
     use_analysis_worker, use_hash_view, use_keys, use_launch_queue, use_link_load, use_offline_shell, HashView,
 };
 use crate::link::Source;
-use crate::protocol::Request;
+use crate::protocol::{CompareSettings, Request};
 use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
 use std::cell::Cell;
@@ -92,6 +93,7 @@ pub fn App() -> Html {
     use_hash_view(hash, worker.clone(), dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let file_input = use_node_ref();
+    let compare_input = use_node_ref();
     let dragging = use_state(|| false);
 
     // Files opened, dropped or fetched (a sample), with the URLs a link
@@ -112,6 +114,36 @@ pub fn App() -> Html {
             }
         })
     };
+    // Two sides to compare: side A's files, or `None` for the loaded run
+    // ("Compare with…"), and side B's.
+    let compare_files = {
+        let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        let loaded = match &state.phase {
+            Phase::Ready { names, .. } => names.clone(),
+            _ => Vec::new(),
+        };
+        Callback::from(move |(a, b): (Option<Vec<File>>, Vec<File>)| {
+            if b.is_empty() || a.as_ref().is_some_and(Vec::is_empty) {
+                return;
+            }
+            let run = next_run.get() + 1;
+            next_run.set(run);
+            let names_a = a.as_ref().map_or_else(|| loaded.clone(), |f| f.iter().map(File::name).collect());
+            let names =
+                names_a.iter().map(|n| format!("A: {n}")).chain(b.iter().map(|f| format!("B: {}", f.name()))).collect();
+            let total = Some(a.iter().flatten().chain(&b).map(|f| f.size() as u64).sum());
+            dispatch.emit(Action::Started { run, names, total, sources: Vec::new() });
+            let a_files = a.as_ref().map(|f| f.len() as u32);
+            let files: Vec<File> = a.into_iter().flatten().chain(b).collect();
+            let settings = CompareSettings::default();
+            let request = Request::CompareFiles { run, a_files, settings, memory_limit: memory_limit_hook() };
+            if !worker.send(&request, &files) {
+                dispatch.emit(Action::Failed("the analysis worker is not running; reload the page".into()));
+            }
+        })
+    };
+    let on_compare_sides = compare_files.reform(|(a, b): (Vec<File>, Vec<File>)| (Some(a), b));
+    let on_compare_with = state.view().is_some().then(|| compare_files.reform(|b: Vec<File>| (None, b)));
     use_launch_queue(open_files.reform(|files| (files, Vec::new())), dispatch.clone());
     let shell_notice = use_offline_shell();
     // Inputs a link names: as the link gives them, and made absolute.
@@ -175,6 +207,7 @@ pub fn App() -> Html {
     };
     {
         let (dispatch, cancel, file_input) = (dispatch.clone(), cancel.clone(), file_input.clone());
+        let compare_input = compare_input.clone();
         let on_copy = on_copy.clone();
         let (help, reading) = (state.help, matches!(state.phase, Phase::Reading { .. }));
         let exploring = state.view().is_some();
@@ -186,6 +219,11 @@ pub fn App() -> Html {
             }
             "?" => dispatch.emit(Action::ToggleHelp),
             "l" | "L" if exploring => on_copy.emit(()),
+            "c" | "C" if exploring => {
+                if let Some(input) = compare_input.cast::<HtmlInputElement>() {
+                    input.click();
+                }
+            }
             "Escape" if help => dispatch.emit(Action::CloseHelp),
             "Escape" if reading => cancel.emit(()),
             "Escape" if exploring => dispatch.emit(Action::Select(None)),
@@ -225,7 +263,7 @@ pub fn App() -> Html {
     let embedded = embed.is_some();
     let body = match &state.phase {
         Phase::Idle if embedded => html! { <p class="notice" data-testid="embed-waiting">{ "Waiting for a log…" }</p> },
-        Phase::Idle => html! { <Landing on_sample={on_sample.clone()} /> },
+        Phase::Idle => html! { <Landing on_sample={on_sample.clone()} on_compare={on_compare_sides.clone()} /> },
         Phase::Reading { names, total, progress } => {
             html! { <Reading names={names.clone()} total={*total} progress={progress.clone()} on_cancel={cancel.clone()} /> }
         }
@@ -241,7 +279,7 @@ pub fn App() -> Html {
         }
         Phase::Failed { message } if embedded => html! { <ErrorPanel message={message.clone()} /> },
         Phase::Failed { message } => {
-            html! { <><ErrorPanel message={message.clone()} /><Landing on_sample={on_sample.clone()} /></> }
+            html! { <><ErrorPanel message={message.clone()} /><Landing on_sample={on_sample.clone()} on_compare={on_compare_sides.clone()} /></> }
         }
         Phase::Cancelled if embedded => {
             html! { <p class="notice" data-testid="cancelled">{ "Reading was cancelled." }</p> }
@@ -249,8 +287,12 @@ pub fn App() -> Html {
         Phase::Cancelled => html! {
             <>
                 <p class="notice" data-testid="cancelled">{ "Reading was cancelled." }</p>
-                <Landing on_sample={on_sample.clone()} />
+                <Landing on_sample={on_sample.clone()} on_compare={on_compare_sides.clone()} />
             </>
+        },
+        Phase::Compared { view, timelines, flame, runs, settings, elapsed_ms, refused } => html! {
+            <CompareScreen run={state.run} view={view.clone()} timelines={timelines.clone()} flame={flame.clone()} runs={*runs} settings={settings.clone()} elapsed_ms={*elapsed_ms}
+                refused={refused.clone()} worker={worker.clone()} dispatch={dispatch.clone()} />
         },
     };
     let on_help = dispatch.reform(|_: ()| Action::ToggleHelp);
@@ -259,7 +301,7 @@ pub fn App() -> Html {
         <div class={classes!("page", dragging.then_some("dragging"))} {ondragover} {ondragleave} {ondrop}>
             if !embedded {
                 <Header file_input={file_input} on_files={open_files.reform(|files| (files, Vec::new()))} {on_help}
-                    {linkable} copied={state.copied.clone()} {on_copy} />
+                    {linkable} copied={state.copied.clone()} {on_copy} {compare_input} on_compare={on_compare_with} />
             }
             <main class="content">
                 { for state.notices.iter().map(|n| html! { <p class="notice" data-testid="link-notice">{ n }</p> }) }

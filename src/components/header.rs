@@ -1,5 +1,5 @@
-//! The top bar: the name, "Copy link to this view", "Open file" (the
-//! hidden file input behind it), help.
+//! The top bar: the name, "Copy link to this view", "Compare with…" (when
+//! a run is loaded), "Open file" (the hidden file inputs behind them), help.
 
 use crate::state::Action;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
@@ -47,6 +47,23 @@ pub struct HeaderProps {
     pub copied: Option<Result<String, String>>,
     /// The "Copy link to this view" button.
     pub on_copy: Callback<()>,
+    /// The file input of "Compare with…", so that the `c` key can open it.
+    pub compare_input: NodeRef,
+    /// Files picked as side B to compare the loaded run with; `None`
+    /// hides the button (no run is loaded).
+    #[prop_or_default]
+    pub on_compare: Option<Callback<Vec<File>>>,
+}
+
+/// A file input's change: its files, the input cleared so that choosing
+/// the same files again is a change too.
+pub fn picked(on_files: Callback<Vec<File>>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let files = files_of(input.files());
+        input.set_value("");
+        on_files.emit(files);
+    })
 }
 
 /// What a link to the page carries, as the button's tooltip says it.
@@ -60,16 +77,7 @@ pub fn files_of(list: Option<web_sys::FileList>) -> Vec<File> {
 /// The top bar.
 #[component]
 pub fn Header(props: &HeaderProps) -> Html {
-    let onchange = {
-        let on_files = props.on_files.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let files = files_of(input.files());
-            // Clear it so that choosing the same file again is a change too.
-            input.set_value("");
-            on_files.emit(files);
-        })
-    };
+    let onchange = picked(props.on_files.clone());
     let on_help = props.on_help.reform(|_: MouseEvent| ());
     let on_copy = props.on_copy.reform(|_: MouseEvent| ());
     let title = match props.linkable {
@@ -95,6 +103,14 @@ pub fn Header(props: &HeaderProps) -> Html {
             }
             <button class="button" {title} onclick={on_copy} disabled={props.linkable == Linkable::Nothing}
                 data-testid="copy-link">{ "Copy link to this view" }</button>
+            if let Some(on_compare) = props.on_compare.clone() {
+                <label class="button" title="Pick the files of another run (side B, after) to compare this one (side A, before) with (C)"
+                    data-testid="compare-with">
+                    { "Compare with…" }
+                    <input ref={props.compare_input.clone()} type="file" multiple=true class="visually-hidden"
+                        data-testid="compare-input" onchange={picked(on_compare)} />
+                </label>
+            }
             <label class="button primary" title="Open one or more files (O)">
                 { "Open file" }
                 <input ref={props.file_input.clone()} type="file" multiple=true class="visually-hidden"

@@ -12,6 +12,7 @@ pub struct HelpProps {
 const KEYS: &[(&str, &str)] = &[
     ("O", "open files"),
     ("L", "copy a link to this view"),
+    ("C", "compare this run (side A) with other files (side B)"),
     ("?", "show or hide this help"),
     ("Esc", "close this help, or cancel reading"),
 ];

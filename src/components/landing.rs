@@ -1,5 +1,7 @@
-//! Before a file is opened: what can be dropped, and the samples.
+//! Before a file is opened: what can be dropped, the samples, and two
+//! sides to compare.
 
+use super::compare_pick::ComparePick;
 use crate::samples::{Sample, SAMPLES};
 use longpole_core::formats::REGISTRY;
 use yew::prelude::*;
@@ -9,6 +11,8 @@ use yew::prelude::*;
 pub struct LandingProps {
     /// A sample button was pressed.
     pub on_sample: Callback<Sample>,
+    /// Two sides' files to compare (A, B).
+    pub on_compare: Callback<(Vec<web_sys::File>, Vec<web_sys::File>)>,
 }
 
 /// The drop zone with the formats and the samples.
@@ -30,6 +34,7 @@ pub fn Landing(props: &LandingProps) -> Html {
                     }
                 }) }
             </p>
+            <ComparePick on_compare={props.on_compare.clone()} />
         </section>
     }
 }

@@ -4,7 +4,13 @@
 mod app;
 mod bazel_summary;
 mod breakdown;
+mod compare_flame;
+mod compare_headline;
+mod compare_paths;
+mod compare_pick;
 mod compare_runs;
+mod compare_screen;
+mod compare_timelines;
 mod data_table;
 mod dep_graph;
 mod details;

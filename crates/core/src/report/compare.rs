@@ -55,7 +55,7 @@ pub fn compare_json(c: &Comparison) -> Result<Value, serde_json::Error> {
 }
 
 /// Milliseconds as a signed duration: `+1.2 s`, `-850 µs`.
-fn signed(ms: f64) -> String {
+pub fn signed(ms: f64) -> String {
     let ns = (ms * 1e6).round() as i64;
     if ns == 0 {
         "0".to_owned()
@@ -67,15 +67,15 @@ fn signed(ms: f64) -> String {
 }
 
 /// Milliseconds as a duration (`0` for none).
-fn dur(ms: f64) -> String {
+pub fn dur(ms: f64) -> String {
     match (ms * 1e6).round() as i64 {
         0 => "0".to_owned(),
         ns => duration_label(ns),
     }
 }
 
-/// A share as a signed percentage.
-fn percent(share: Option<f64>) -> String {
+/// A share as a signed percentage (empty for none).
+pub fn percent(share: Option<f64>) -> String {
     share.map_or("".to_owned(), |s| format!("{:+.1}%", s * 100.0))
 }
 

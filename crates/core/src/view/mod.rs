@@ -16,6 +16,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+pub mod compare;
+pub mod compare_flame;
+pub mod compare_timelines;
 mod flame;
 pub mod headline;
 mod program;

@@ -1,0 +1,180 @@
+//! A differential flame graph for the compare screen: side B's flame graph
+//! (its frames' widths from B), each frame matched with side A's frame of
+//! the same path, carrying both its totals and both its self times, so
+//! that the page colours a frame by the change of its total and of its
+//! self time, not of self time alone (inferno#295). Frames narrower than
+//! [`MIN_WIDTH`] of the whole are left out and counted.
+
+use crate::hash::FastMap;
+use crate::model::flame::{FlameGraph, Unit};
+use serde::{Deserialize, Serialize};
+
+/// The narrowest frame drawn, as a share of the whole.
+pub const MIN_WIDTH: f64 = 1.0 / 4000.0;
+/// The most frames sent.
+pub const MAX_FRAMES: usize = 20_000;
+
+/// The differential flame graph of one measure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffFlame {
+    /// The measure's title (`real time`).
+    pub measure: String,
+    /// Its unit.
+    pub unit: Unit,
+    /// The frames drawn, the root first, parents before children.
+    pub frames: Vec<DiffFrame>,
+    /// The deepest frame's depth (the root's is 0).
+    pub depth: u32,
+    /// B's frames not drawn (too narrow, or past [`MAX_FRAMES`]).
+    pub left_out: usize,
+    /// A's frames whose path B does not have.
+    pub only_a: usize,
+}
+
+/// One frame of B, with A's frame of the same path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffFrame {
+    /// Its label.
+    pub name: String,
+    /// Its path, as its format names it.
+    pub path: String,
+    /// Its depth (the root's is 0).
+    pub depth: u32,
+    /// Its left edge, as a share of the whole.
+    pub x: f64,
+    /// Its width, as a share of the whole (B's total over B's root's).
+    pub width: f64,
+    /// Its total in B.
+    pub b_total: u64,
+    /// Its self time in B.
+    pub b_self: u64,
+    /// Its total in A; `None` where A has no frame of its path.
+    pub a_total: Option<u64>,
+    /// Its self time in A.
+    pub a_self: Option<u64>,
+}
+
+/// The differential flame graph of measure `m` of `a` (before) and `b`
+/// (after); `None` when B has no time in that measure.
+pub fn diff_flame(a: &FlameGraph, b: &FlameGraph, m: usize) -> Option<DiffFlame> {
+    let measure = b.measures.get(m)?;
+    let whole = b.nodes.first()?.total[m].filter(|&t| t > 0)? as f64;
+    let paths_a: FastMap<String, u32> = (0..a.nodes.len() as u32).map(|id| (a.path_of(id), id)).collect();
+    let mut in_b = 0usize;
+    let mut frames = Vec::new();
+    let (mut left_out, mut depth) = (0usize, 0u32);
+    // Depth first, parents before children, without recursion (stacks can
+    // be thousands deep).
+    let mut stack: Vec<(u32, u32, f64)> = vec![(0, 0, 0.0)];
+    while let Some((id, d, x)) = stack.pop() {
+        let node = &b.nodes[id as usize];
+        let total = node.total[m].unwrap_or(0);
+        let width = total as f64 / whole;
+        if d > 0 && (width < MIN_WIDTH || frames.len() >= MAX_FRAMES) {
+            left_out += 1;
+            continue;
+        }
+        let path = b.path_of(id);
+        let a_node = paths_a.get(&path).map(|&i| &a.nodes[i as usize]);
+        in_b += usize::from(a_node.is_some());
+        depth = depth.max(d);
+        frames.push(DiffFrame {
+            name: node.name.clone(),
+            path,
+            depth: d,
+            x,
+            width,
+            b_total: total,
+            b_self: node.self_time[m].unwrap_or(0),
+            a_total: a_node.map(|n| n.total[m].unwrap_or(0)),
+            a_self: a_node.map(|n| n.self_time[m].unwrap_or(0)),
+        });
+        let mut next = x;
+        let children: Vec<(u32, u32, f64)> = node
+            .children
+            .iter()
+            .map(|&c| {
+                let at = next;
+                next += b.nodes[c as usize].total[m].unwrap_or(0) as f64 / whole;
+                (c, d + 1, at)
+            })
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    // Frames left out were not looked up: A's paths that B has are then
+    // counted over every frame of B.
+    let in_b_all = if left_out == 0 {
+        in_b
+    } else {
+        (0..b.nodes.len() as u32).filter(|&id| paths_a.contains_key(&b.path_of(id))).count()
+    };
+    Some(DiffFlame {
+        measure: measure.title.clone(),
+        unit: measure.unit,
+        frames,
+        depth,
+        left_out,
+        only_a: a.nodes.len().saturating_sub(in_b_all),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::flame::{FlameNode, Measure, MEASURES};
+
+    /// A flame graph of `(name, parent, total)`, the root first.
+    fn graph(nodes: &[(&str, Option<u32>, u64)]) -> FlameGraph {
+        let mut g = FlameGraph {
+            nodes: Vec::new(),
+            warnings: Vec::new(),
+            measures: vec![Measure { title: "real time".into(), name: "real_ns".into(), unit: Unit::Nanos }],
+        };
+        for &(name, parent, total) in nodes {
+            let mut t = [None; MEASURES];
+            t[0] = Some(total);
+            g.nodes.push(FlameNode {
+                name: name.into(),
+                path: String::new(),
+                parent,
+                children: Vec::new(),
+                grouping: false,
+                total: t,
+                self_time: [None; MEASURES],
+            });
+        }
+        for i in 1..g.nodes.len() {
+            let p = g.nodes[i].parent.unwrap() as usize;
+            g.nodes[p].children.push(i as u32);
+        }
+        g.fill(0);
+        g
+    }
+
+    /// A frame as the test reads it: name, depth, x, width, B's and A's totals.
+    type Shown<'a> = (&'a str, u32, f64, f64, u64, Option<u64>);
+
+    /// A: main 100 (f 60, g 40). B: main 150 (f 120, h 30). By hand: B's
+    /// root is 150 wide; f takes 0.8 from 0, h 0.2 from 0.8; f was 60 (its
+    /// self 60 → 120); h is new; g is only in A.
+    #[test]
+    fn b_s_widths_with_a_s_times_by_path() {
+        let a = graph(&[("all", None, 0), ("main", Some(0), 100), ("f", Some(1), 60), ("g", Some(1), 40)]);
+        let b = graph(&[("all", None, 0), ("main", Some(0), 150), ("f", Some(1), 120), ("h", Some(1), 30)]);
+        let d = diff_flame(&a, &b, 0).unwrap();
+        let frames: Vec<Shown<'_>> =
+            d.frames.iter().map(|f| (f.name.as_str(), f.depth, f.x, f.width, f.b_total, f.a_total)).collect();
+        assert_eq!(
+            frames,
+            [
+                ("all", 0, 0.0, 1.0, 150, Some(100)),
+                ("main", 1, 0.0, 1.0, 150, Some(100)),
+                ("f", 2, 0.0, 0.8, 120, Some(60)),
+                ("h", 2, 0.8, 0.2, 30, None),
+            ]
+        );
+        assert_eq!((d.frames[2].b_self, d.frames[2].a_self, d.frames[1].b_self), (120, Some(60), 0));
+        assert_eq!((d.depth, d.left_out, d.only_a), (2, 0, 1));
+        assert!(diff_flame(&a, &b, 1).is_none(), "no second measure");
+    }
+}

@@ -1,0 +1,156 @@
+//! Comparing two sides in the worker, once [`crate::worker`] has read side
+//! A's files (or kept the run already loaded, for "Compare with…") and
+//! side B's: the core compares them exactly as `longpole compare` does
+//! (the same keys, runs, picks and thresholds). The sides stay read, so
+//! that another pick of runs or other thresholds need no second reading.
+
+use crate::finished::Loaded;
+use crate::protocol::{CompareSettings, Response, RunId};
+use crate::worker_io::{post, post_file};
+use longpole_core::compare::{compare, Comparison, Options, Run, TaskKeys};
+use longpole_core::formats::{chrome_trace, evobench, starrocks_profile};
+use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::model::flame::FlameGraph;
+use longpole_core::model::FormatId;
+use longpole_core::report::compare::{compare_json, keys_of, runs_of};
+use longpole_core::view::compare::CompareView;
+use longpole_core::view::compare_flame::{diff_flame, DiffFlame};
+use longpole_core::view::compare_timelines::{timelines, CompareTimelines};
+use longpole_core::Analysis;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Two sides read for a comparison, and its last result.
+pub struct Compared {
+    /// The comparison's run.
+    run: RunId,
+    /// Side A; `None`: the loaded run's analysis.
+    a: Option<Analysis>,
+    /// Side B.
+    b: Analysis,
+    /// The last comparison, for its export.
+    last: Option<Comparison>,
+    /// The differential flame graph, where both sides' format has one.
+    flame: Option<DiffFlame>,
+}
+
+/// The formats whose run view has a flame graph.
+const WITH_FLAME: [FormatId; 3] = [evobench::ID, starrocks_profile::ID, chrome_trace::ID];
+
+/// The flame graph of `x`'s first dataset, where its format has one.
+fn flame_of(x: &Analysis) -> Option<FlameGraph> {
+    let d = x.datasets.first().filter(|d| WITH_FLAME.contains(&d.format))?;
+    x.view(d, &TimelineIndex::new(&d.model)).flame
+}
+
+/// The sides the worker keeps, if any.
+pub type Kept = Rc<RefCell<Option<Compared>>>;
+
+/// The loaded run, if any.
+pub type LoadedRun = Rc<RefCell<Option<Loaded>>>;
+
+/// The core's options for `settings`, or why they cannot be used.
+fn options(settings: &CompareSettings) -> Result<Options, String> {
+    let ok = |v: f64| v.is_finite() && v >= 0.0;
+    if !ok(settings.min_relative) || !settings.min_delta_ms.is_none_or(ok) {
+        return Err("the thresholds must be numbers of zero or more".to_owned());
+    }
+    Ok(Options::default()
+        .with_min_delta(settings.min_delta_ms.map(|ms| (ms * 1e6).round() as i64))
+        .with_min_relative(settings.min_relative))
+}
+
+/// The runs of side `x` (with its `keys`) that `pick` takes, and how many
+/// it holds in all.
+fn side<'a>(x: &'a Analysis, keys: &'a [TaskKeys], pick: Option<u32>) -> Result<(usize, Vec<Run<'a>>), String> {
+    let all = runs_of(x, keys, &|_| None)?;
+    match pick {
+        None => Ok((all.len(), all)),
+        Some(n) => Ok((all.len(), runs_of(x, keys, &|_| Some(n as usize))?)),
+    }
+}
+
+/// A comparison, with what the screen shows beside it.
+struct Outcome {
+    /// The comparison.
+    comparison: Comparison,
+    /// The runs each side holds before its pick.
+    runs: (usize, usize),
+    /// The representative runs' timelines.
+    timelines: Option<CompareTimelines>,
+}
+
+/// Compares `a`'s runs with `b`'s as `settings` say, as `longpole compare`
+/// does.
+fn compare_sides(a: &Analysis, b: &Analysis, settings: &CompareSettings) -> Result<Outcome, String> {
+    let opts = options(settings)?;
+    let (ka, kb) = (keys_of(a), keys_of(b));
+    let (count_a, runs_a) = side(a, &ka, settings.pick_a)?;
+    let (count_b, runs_b) = side(b, &kb, settings.pick_b)?;
+    let c = compare(&runs_a, &runs_b, &opts)
+        .ok_or_else(|| format!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" }))?;
+    let representative = |runs: &[Run<'_>], name: &str| runs.iter().position(|r| r.name == name);
+    let timelines =
+        match (representative(&runs_a, &c.runs.representative_a), representative(&runs_b, &c.runs.representative_b)) {
+            (Some(i), Some(j)) => Some(timelines(&runs_a[i], &runs_b[j])),
+            _ => None,
+        };
+    Ok(Outcome { comparison: c, runs: (count_a, count_b), timelines })
+}
+
+impl Compared {
+    /// Sides `a` (`None`: the `loaded` run) and `b` of run `run`, not
+    /// compared yet, with their differential flame graph (of the first
+    /// measure: real time, operator time, a trace's time).
+    pub fn new(run: RunId, a: Option<Analysis>, b: Analysis, loaded: &LoadedRun) -> Compared {
+        let flame_a = match &a {
+            Some(a) => flame_of(a),
+            None => loaded.borrow().as_ref().and_then(|l| l.view.as_ref()?.flame.clone()),
+        };
+        let flame = flame_a.zip(flame_of(&b)).and_then(|(fa, fb)| diff_flame(&fa, &fb, 0));
+        Compared { run, a, b, last: None, flame }
+    }
+
+    /// Compares the sides with `settings`: the answer for the page; the
+    /// comparison is kept for its export.
+    pub fn answer(&mut self, loaded: &LoadedRun, settings: CompareSettings, began: f64) -> Response {
+        let loaded = loaded.borrow();
+        let a = match (&self.a, loaded.as_ref()) {
+            (Some(a), _) => a,
+            (None, Some(l)) => &l.analysis,
+            (None, None) => {
+                let message = "the run compared as side A is no longer loaded; open it again".to_owned();
+                return Response::CompareRefused { run: self.run, message };
+            }
+        };
+        match compare_sides(a, &self.b, &settings) {
+            Ok(Outcome { comparison, runs: (runs_a, runs_b), timelines }) => {
+                let view = Box::new(CompareView::of(&comparison));
+                self.last = Some(comparison);
+                let elapsed_ms = js_sys::Date::now() - began;
+                let (timelines, flame) = (timelines.map(Box::new), self.flame.clone().map(Box::new));
+                Response::Compared { run: self.run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
+            }
+            Err(message) => Response::CompareRefused { run: self.run, message },
+        }
+    }
+}
+
+/// Compares the kept sides of run `run` again with `settings`.
+pub fn recompare(kept: &Kept, loaded: &LoadedRun, run: RunId, settings: CompareSettings) {
+    let mut kept = kept.borrow_mut();
+    let Some(sides) = kept.as_mut().filter(|s| s.run == run) else { return };
+    let response = sides.answer(loaded, settings, js_sys::Date::now());
+    post(&response);
+}
+
+/// Posts the last comparison of run `run` as `longpole compare --format
+/// json` writes it, as a file.
+pub fn export_json(kept: &Kept, run: RunId) {
+    let kept = kept.borrow();
+    let Some(c) = kept.as_ref().filter(|s| s.run == run).and_then(|s| s.last.as_ref()) else { return };
+    match compare_json(c).and_then(|v| serde_json::to_string_pretty(&v)) {
+        Ok(text) => post_file(run, "longpole-compare.json", "application/json", (text + "\n").as_bytes()),
+        Err(e) => post(&Response::CompareRefused { run, message: format!("longpole could not write the JSON: {e}") }),
+    }
+}

@@ -1,0 +1,53 @@
+//! Reading a `File` in slices through an [`Ingest`], for the analysis
+//! worker ([`crate::worker`]), its comparisons ([`crate::compare_worker`])
+//! and its second workers ([`crate::graph_worker`]).
+
+use crate::worker_io::{feed, js_error, Stop};
+use js_sys::Uint8Array;
+use longpole_core::{Ingest, Input};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
+
+/// Reads `file` in slices of `slice` bytes through an [`Ingest`].
+///
+/// After each slice `between(ingest, bytes)` is told how many bytes came;
+/// returning false stops the reading with [`Stop::Cancelled`]. Each slice is
+/// awaited, so the worker's other messages (a cancel) are handled meanwhile.
+/// The next slice is asked for before this one is parsed, so the browser
+/// reads the file while the core parses it.
+pub async fn read_file(
+    file: &File,
+    slice: usize,
+    mut between: impl FnMut(&Ingest, u64) -> bool,
+) -> Result<Input, Stop> {
+    let name = file.name();
+    let failed = |e: String| Stop::Failed(format!("{name}: cannot read the file: {e}"));
+    let mut ingest = Ingest::new(&name);
+    let mut buf = vec![0u8; slice.max(1)];
+    let size = file.size();
+    ingest.expect_bytes(size as u64);
+    let step = buf.len() as f64;
+    let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
+    let mut at = 0.0;
+    while let Some(asked) = next.take() {
+        let array = asked.map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
+        at = (at + step).min(size);
+        if at < size {
+            next = Some(ask_slice(file, at, (at + step).min(size)));
+        }
+        let bytes = Uint8Array::new(&array);
+        let n = (bytes.length() as usize).min(buf.len());
+        bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+        feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
+        if !between(&ingest, n as u64) {
+            return Err(Stop::Cancelled);
+        }
+    }
+    ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
+}
+
+/// Starts reading bytes `start..end` of `file`; the future gives them.
+fn ask_slice(file: &File, start: f64, end: f64) -> Result<JsFuture, String> {
+    let blob = file.slice_with_f64_and_f64(start, end).map_err(js_error)?;
+    Ok(JsFuture::from(blob.array_buffer()))
+}

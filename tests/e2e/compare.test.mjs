@@ -1,0 +1,168 @@
+// Comparing two runs in the browser, checked against `longpole compare
+// --format json` on the same files: two simulated builds (the same graph,
+// another schedule and jitter, three nodes slowed tenfold) picked as sides
+// A and B on the landing page (with the two timelines' linked selection),
+// and kati's ninja log build 2 against build 3
+// through "Compare with…" on the loaded log, then a pick of runs; and the
+// two evobench logs, with their differential flame graph.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CORPUS, openApp, ROOT } from './harness.mjs';
+
+/** What `longpole compare A... --vs B... --format json` prints. */
+function cliCompare(a, b) {
+  const args = ['run', '--quiet', '-p', 'longpole-cli', '--', 'compare', ...a, '--vs', ...b, '--format', 'json'];
+  return JSON.parse(execFileSync('cargo', args, { cwd: ROOT, maxBuffer: 256 << 20 }).toString());
+}
+
+/** Writes one run of a simulated build (300 nodes, a slot for each) into `dir`. */
+function simulate(dir, name, rerun, slow) {
+  const [log, graph] = [join(dir, `${name}.log`), join(dir, `${name}.graph.json`)];
+  const args = ['--nodes', '300', '--hosts', '38', '--slots', '8', '--seed', '3', '--cache-hits', '0', '--failures', '0',
+    '--rerun', String(rerun), '--jitter', '0.002', ...slow.flatMap((s) => ['--slow', s]), '--log', log, '--graph', graph];
+  execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-distbuild-sim', '--', ...args], { cwd: ROOT });
+  return [log, graph];
+}
+
+/**
+ * Asserts `actual` is `expected`, numbers within a relative 1e-9 (the
+ * browser's WebAssembly and the native CLI may round a logarithm apart).
+ */
+function assertClose(actual, expected, path = '') {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${path}: ${actual} is not ${expected}`);
+  } else if (expected && typeof expected === 'object') {
+    assert.equal(typeof actual, 'object', path);
+    assert.deepEqual(Object.keys(actual ?? {}).sort(), Object.keys(expected).sort(), path);
+    for (const k of Object.keys(expected)) assertClose(actual[k], expected[k], `${path}.${k}`);
+  } else {
+    assert.equal(actual, expected, path);
+  }
+}
+
+/** Waits until the compare screen names `text` among its sides' runs. */
+async function sidesName(page, text) {
+  await page.waitForFunction((t) => document.querySelector('[data-testid="compare-side-names"]')?.textContent.includes(t), text);
+}
+
+/** The number in a test id's `data-ms` (or another data attribute). */
+async function dataNumber(page, testid, attr = 'data-ms') {
+  return Number(await page.getByTestId(testid).getAttribute(attr));
+}
+
+/** Checks the compare screen's headline, aligned paths and first row against the CLI's JSON. */
+async function checkAgainst(page, cli) {
+  assert.equal(await dataNumber(page, 'compare-wall', 'data-delta-ms'), cli.wall_ms.delta);
+  assert.equal(await dataNumber(page, 'compare-part-shared'), cli.attribution.shared_path_ms);
+  assert.equal(await dataNumber(page, 'compare-part-changes'), cli.attribution.path_changes_ms);
+  assert.equal(await dataNumber(page, 'compare-part-waiting'), cli.attribution.waiting_ms);
+  assert.ok(Math.abs((await dataNumber(page, 'compare-part-sum')) - cli.wall_ms.delta) < 1e-6, 'the parts add up');
+  assert.equal(await dataNumber(page, 'compare-what-if'), cli.attribution.explained_by_durations_ms);
+  const steps = page.getByTestId('compare-step');
+  const shown = await steps.evaluateAll((rows) => rows.map((r) => [r.dataset.key, r.dataset.on]));
+  assert.deepEqual(shown, cli.critical_path.aligned.slice(0, 300).map((s) => [s.key, s.on]));
+  const critical = cli.critical_path.aligned.slice(0, 300).filter((s) => s.newly_critical).length;
+  assert.equal(await page.getByTestId('newly-critical').count(), critical);
+  const first = page.getByTestId('table-compare-tasks').locator('tbody tr').first().locator('td');
+  assert.ok((await first.nth(1).textContent()).startsWith(cli.tasks[0].key));
+  assert.equal(await first.nth(2).textContent(), cli.tasks[0].status);
+}
+
+test('two simulated builds compare in the browser as the CLI compares them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'longpole-compare-'));
+  const app = await openApp();
+  try {
+    const a = simulate(dir, 'a', 101, []);
+    const b = simulate(dir, 'b', 201, ['20:10', '150:10', '290:10']);
+    const cli = cliCompare(a, b);
+    assert.ok(cli.wall_ms.delta > 0, 'the slowed build is slower');
+    await app.page.getByTestId('compare-a-input').setInputFiles(a);
+    await app.page.getByTestId('compare-b-input').setInputFiles(b);
+    await app.page.getByTestId('compare-sides-go').click();
+    await app.page.getByTestId('compare-ready').waitFor({ timeout: 60000 });
+    await checkAgainst(app.page, cli);
+    // A task clicked in A's timeline is found in B's as well.
+    await app.page.locator('svg.compare-timeline g.side').first().locator('rect.bar').first().dispatchEvent('click');
+    await app.page.getByTestId('compare-timeline-selected').waitFor();
+    const hot = app.page.locator('svg.compare-timeline g.side');
+    assert.ok((await hot.nth(0).locator('rect.bar.hot').count()) >= 1);
+    assert.ok((await hot.nth(1).locator('rect.bar.hot').count()) >= 1, 'the same key is lit in B');
+    await app.page.screenshot({ path: '/tmp/longpole-compare.png', fullPage: true });
+    await app.page.screenshot({ path: '/tmp/longpole-compare-top.png', clip: { x: 0, y: 0, width: 1280, height: 1300 }, fullPage: true });
+    // The export is the CLI's JSON, but for the runs' names (a browser
+    // knows a file by its name only).
+    const downloaded = app.page.waitForEvent('download');
+    await app.page.getByTestId('export-compare-json').click();
+    const exported = JSON.parse(readFileSync(await (await downloaded).path(), 'utf8'));
+    assert.deepEqual(exported.runs.a, ['a.log']);
+    delete exported.runs;
+    delete cli.runs;
+    assertClose(exported, cli);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('kati build 2 against build 3 through "Compare with…" and a pick of runs', async () => {
+  const kati = join(CORPUS, 'ninja-log', 'kati-v5.ninja_log');
+  const cli = cliCompare([`${kati}#2`], [`${kati}#3`]);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('file-input').setInputFiles(kati);
+    await app.page.getByTestId('analysis-ready').waitFor();
+    await app.page.keyboard.press('?');
+    assert.match(await app.page.getByTestId('help').textContent(), /compare this run/);
+    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('compare-input').setInputFiles(kati);
+    await app.page.getByTestId('compare-ready').waitFor();
+    // All three builds a side at first: tested, with the under-5-runs warning.
+    assert.match(await app.page.getByTestId('compare-warnings').textContent(), /fewer than 5 runs a side \(3 and 3\)/);
+    assert.equal(await app.page.getByTestId('table-compare-tasks').locator('thead th').count(), 15);
+    await app.page.getByTestId('compare-pick-a').selectOption('2');
+    await app.page.getByTestId('compare-pick-b').selectOption('3');
+    await app.page.getByTestId('compare-apply').click();
+    await sidesName(app.page, 'kati-v5.ninja_log#3');
+    await checkAgainst(app.page, cli);
+    // A threshold that is not a number is refused in place.
+    await app.page.getByTestId('compare-min-relative').fill('lots');
+    await app.page.getByTestId('compare-apply').click();
+    assert.match(await app.page.getByTestId('compare-refused').textContent(), /not "lots"/);
+    await app.page.getByTestId('compare-pick-b').selectOption('1');
+    await app.page.getByTestId('compare-min-relative').fill('5');
+    await app.page.getByTestId('compare-apply').click();
+    await sidesName(app.page, 'kati-v5.ninja_log#1');
+    assert.equal(await app.page.getByTestId('compare-refused').count(), 0);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('two evobench logs compare as the CLI compares them, with a differential flame graph', async () => {
+  const a = join(CORPUS, 'evobench', 'bench-v1-sum_of_fibs.log');
+  const b = join(CORPUS, 'evobench', 'generated-current-format', 'evobench.log.zstd');
+  const cli = cliCompare([a], [b]);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('compare-a-input').setInputFiles(a);
+    await app.page.getByTestId('compare-b-input').setInputFiles(b);
+    await app.page.getByTestId('compare-sides-go').click();
+    await app.page.getByTestId('compare-ready').waitFor({ timeout: 60000 });
+    await checkAgainst(app.page, cli);
+    const frames = app.page.locator('svg.compare-flame-svg g.frame');
+    assert.ok((await frames.count()) > 1, 'B\'s frames are drawn');
+    await frames.nth(1).locator('rect').dispatchEvent('click');
+    assert.match(await app.page.getByTestId('compare-flame-selected').textContent(), /total|only in B/);
+    await app.page.screenshot({ path: '/tmp/longpole-compare-evobench.png', fullPage: true });
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
