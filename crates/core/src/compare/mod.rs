@@ -108,8 +108,10 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let split = attribution::split(rep_a, rep_b);
     let what_if = attribution::what_if(rep_b, rep_a);
     let (pa, pb) = (rep_a.path_time(), rep_b.path_time());
+    // Critical in B and not in A: neither on A's path nor without slack there.
     let newly_critical = |k: &str| {
         pb.contains_key(k)
+            && !pa.contains_key(k)
             && rep_a.group(k).is_some_and(|g| g.slack > min_delta)
             && rep_b.group(k).is_some_and(|g| g.slack <= min_delta)
     };
