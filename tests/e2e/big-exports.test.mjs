@@ -4,17 +4,23 @@
 // moved to the page, not sent as JSON); past it the worker says why and
 // gives the native command, and the run stays on screen.
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApp, ROOT } from './harness.mjs';
 
+/// Scratch directories, removed when the tests end (the traces and the
+/// folded stacks come to half a gigabyte a run).
+const scratch = [];
+after(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const scratchDir = () => scratch[scratch.push(mkdtempSync(join(tmpdir(), 'longpole-exports-'))) - 1];
+
 /// A realistic trace of `mb` MB (crates/bench/chrome/realistic.py).
 function trace(mb) {
-  const path = join(mkdtempSync(join(tmpdir(), 'longpole-exports-')), `realistic-${mb}.json`);
+  const path = join(scratchDir(), `realistic-${mb}.json`);
   execFileSync('python3', [join(ROOT, 'crates/bench/chrome/realistic.py'), path, String(mb)]);
   return path;
 }
@@ -35,7 +41,7 @@ test('folded stacks 50 times the trace download whole', async () => {
     const downloaded = app.page.waitForEvent('download', { timeout: 120000 });
     await exportFolded(app, path);
     const size = statSync(await (await downloaded).path()).size;
-    const out = join(mkdtempSync(join(tmpdir(), 'longpole-exports-')), 'stacks.folded');
+    const out = join(scratchDir(), 'stacks.folded');
     execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'export', path, '--to', 'folded', '--output', out], { cwd: ROOT });
     assert.equal(size, statSync(out).size);
     assert.ok(size > 100e6, `${size} bytes`);

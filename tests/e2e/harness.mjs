@@ -29,6 +29,8 @@ const ARGS = [
   '--disable-sync',
   '--disable-quic',
   '--no-first-run',
+  // More switches for a diagnosis (V8's flags, say), space-separated.
+  ...(process.env.LONGPOLE_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean),
 ];
 
 /** A fresh headless Chromium with one page, recording console errors and requests; `args` are more command-line switches. */
