@@ -100,7 +100,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 
     let min_delta = opts.min_delta.unwrap_or((rep_a.wall / 1000).max(1_000));
     let min_delta_ms = ms(min_delta);
-    let keys = table::key_runs(&da, &db);
+    let keys = table::key_runs(&da, &db, [ra, rb]);
     let several = da.len() >= 2 && db.len() >= 2;
     let factor = table::speed_factor(&keys);
     let verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
@@ -117,13 +117,30 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     };
     let original: FastMap<&str, &str> = renamed.iter().map(|(b, a)| (a.as_str(), b.as_str())).collect();
 
-    let effect = |k: &str| ms(split.effects.get(k).copied().unwrap_or(0));
+    // Whether each key is on A's path and on B's, by its ids: most keys are
+    // on neither, and are not looked up by name.
+    let on_path_of = |d: &Digest| {
+        let mut on = vec![false; d.groups.len()];
+        d.path.iter().for_each(|s| on[s.key as usize] = true);
+        on
+    };
+    let (on_a, on_b) = (on_path_of(rep_a), on_path_of(rep_b));
+    let on =
+        |r: &table::KeyRuns| (r.rep[0].is_some_and(|i| on_a[i as usize]), r.rep[1].is_some_and(|i| on_b[i as usize]));
+    let effect = |n: usize| {
+        let (k, r) = &keys[n];
+        match on(r) {
+            (false, false) => 0.0,
+            _ => ms(split.effects.get(*k).copied().unwrap_or(0)),
+        }
+    };
     let order = rank(&keys, &verdicts, &effect);
     // The rows, in their order (half of them on each thread).
     let row = |i: usize, n: u32| {
         let ((k, r), v) = (&keys[n as usize], &verdicts[n as usize]);
         let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
-        let on_path = match (pa.contains_key(k), pb.contains_key(k)) {
+        let (in_a, in_b) = on(r);
+        let on_path = match (in_a, in_b) {
             (true, true) => "both",
             (true, false) => "a",
             (false, true) => "b",
@@ -137,13 +154,13 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             relative: v.a_ms.filter(|&a| a > 0.0).map(|a| delta / a),
             status: v.status,
             on_path,
-            wall_effect_ms: effect(k),
+            wall_effect_ms: effect(n as usize),
             rank: (v.status != "within-noise").then_some(i as u32 + 1),
             a_count: r.a_count as f64 / da.len() as f64,
             b_count: r.b_count as f64 / db.len() as f64,
             a_outcome: v.a_ms.map(|_| r.a_outcomes.label()),
             b_outcome: v.b_ms.map(|_| r.b_outcomes.label()),
-            newly_critical: newly_critical(k),
+            newly_critical: in_b && !in_a && newly_critical(k),
             b_key: original.get(k).map(|s| (*s).to_owned()),
             p: v.p,
             test: v.test,
@@ -258,16 +275,16 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 /// change; then what is within noise, by the size of the change; the key
 /// last. A row is ranked by its place in this order unless it is within
 /// noise.
-fn rank(keys: &[(&str, table::KeyRuns)], verdicts: &[table::Verdict], effect: &dyn Fn(&str) -> f64) -> Vec<u32> {
+fn rank(keys: &[(&str, table::KeyRuns)], verdicts: &[table::Verdict], effect: &dyn Fn(usize) -> f64) -> Vec<u32> {
     // Sorted as small tuples: a row is large, and reaching into rows is
     // most of a sort's time.
     let mut order: Vec<(bool, f64, f64, u32)> = verdicts
         .iter()
         .zip(keys)
         .enumerate()
-        .map(|(i, (v, (k, _)))| {
+        .map(|(i, (v, _))| {
             let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
-            (v.status == "within-noise", effect(k).abs(), delta.abs(), i as u32)
+            (v.status == "within-noise", effect(i).abs(), delta.abs(), i as u32)
         })
         .collect();
     order.sort_unstable_by(|x, y| {

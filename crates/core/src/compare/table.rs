@@ -30,6 +30,8 @@ pub struct KeyRuns {
     times: Vec<Option<Nanos>>,
     /// How many of [`KeyRuns::times`] are A's.
     a_runs: u32,
+    /// Its id in the representative run of A and of B, if they have it.
+    pub rep: [Option<u32>; 2],
     /// Tasks over A's runs.
     pub a_count: u64,
     /// Tasks over B's runs.
@@ -54,8 +56,8 @@ impl KeyRuns {
 
 /// Every key of either side, across runs, borrowed from the digests (a
 /// build has hundreds of thousands of keys: each is looked up once and not
-/// copied).
-pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest]) -> Vec<(&'d str, KeyRuns)> {
+/// copied), with its ids in the representative runs `reps` (A's and B's).
+pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest], reps: [usize; 2]) -> Vec<(&'d str, KeyRuns)> {
     let sizes = |d: &[Digest]| d.iter().map(|d| d.groups.len()).max().unwrap_or(0);
     let mut at: FastMap<&str, u32> = FastMap::default();
     at.reserve(sizes(a) + sizes(b) / 4);
@@ -63,13 +65,17 @@ pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest]) -> Vec<(&'d str, KeyRuns)>
     let runs = a.len() + b.len();
     let fresh = || KeyRuns { times: vec![None; runs], a_runs: a.len() as u32, ..KeyRuns::default() };
     for (i, d) in a.iter().chain(b).enumerate() {
-        for (_, k, g) in d.keyed_groups() {
+        let rep = [i == reps[0], i == a.len() + reps[1]].iter().position(|&r| r);
+        for (id, k, g) in d.keyed_groups() {
             let n = *at.entry(k).or_insert_with(|| {
                 out.push((k, fresh()));
                 out.len() as u32 - 1
             });
             let r = &mut out[n as usize].1;
             r.times[i] = Some(g.total);
+            if let Some(side) = rep {
+                r.rep[side] = Some(id);
+            }
             let (count, outcomes) =
                 if i < a.len() { (&mut r.a_count, &mut r.a_outcomes) } else { (&mut r.b_count, &mut r.b_outcomes) };
             *count += u64::from(g.count);
