@@ -150,16 +150,17 @@ impl Digest {
     pub fn of(run: &Run<'_>) -> Digest {
         let model = run.model;
         let dur = |id: TaskId| model.task(id).duration().unwrap_or(0);
-        let mut tasks: Vec<TaskId> = run
+        // Sorted as (start, id) pairs: looking each task up in the sort's
+        // comparisons is a cache miss each on a big build.
+        let mut by_start: Vec<(Option<Nanos>, TaskId)> = run
             .tasks
             .iter()
-            .copied()
-            .filter(|&id| {
-                let t = model.task(id);
-                t.role != Role::Phase && t.duration().is_some()
-            })
+            .map(|&id| (id, model.task(id)))
+            .filter(|(_, t)| t.role != Role::Phase && t.duration().is_some())
+            .map(|(id, t)| (t.start.get(), id))
             .collect();
-        tasks.sort_unstable_by_key(|&id| (model.task(id).start.get(), id));
+        by_start.sort_unstable();
+        let tasks: Vec<TaskId> = by_start.into_iter().map(|(_, id)| id).collect();
         // Each model task's position in `tasks`.
         let mut pos = vec![NOT_IN_RUN; model.tasks().len()];
         for (i, &id) in tasks.iter().enumerate() {
