@@ -14,6 +14,7 @@ use super::normalise::normalise;
 use crate::hash::FastMap;
 use crate::intern::Interner;
 use crate::model::{Model, Nanos, Role, TaskId};
+use std::borrow::Cow;
 
 /// One run to compare.
 #[derive(Clone, Debug)]
@@ -51,15 +52,16 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
-    /// As people read it: `executed`, `cached`, `failed`, or the mix with counts.
-    pub fn label(&self) -> String {
-        let parts: Vec<(u32, &str)> = [(self.executed, "executed"), (self.cached, "cached"), (self.failed, "failed")]
-            .into_iter()
-            .filter(|(n, _)| *n > 0)
-            .collect();
-        match parts.as_slice() {
-            [(_, one)] => (*one).to_owned(),
-            _ => parts.iter().map(|(n, s)| format!("{n} {s}")).collect::<Vec<_>>().join(", "),
+    /// As people read it: `executed`, `cached`, `failed`, or the mix with
+    /// counts (borrowed for one outcome, the common case).
+    pub fn label(&self) -> Cow<'static, str> {
+        let parts = [(self.executed, "executed"), (self.cached, "cached"), (self.failed, "failed")];
+        let mut some = parts.iter().filter(|(n, _)| *n > 0);
+        match (some.next(), some.next()) {
+            (Some((_, one)), None) => Cow::Borrowed(one),
+            _ => Cow::Owned(
+                parts.iter().filter(|(n, _)| *n > 0).map(|(n, s)| format!("{n} {s}")).collect::<Vec<_>>().join(", "),
+            ),
         }
     }
 
@@ -148,16 +150,17 @@ impl Digest {
     pub fn of(run: &Run<'_>) -> Digest {
         let model = run.model;
         let dur = |id: TaskId| model.task(id).duration().unwrap_or(0);
-        let mut tasks: Vec<TaskId> = run
+        // Sorted as (start, id) pairs: looking each task up in the sort's
+        // comparisons is a cache miss each on a big build.
+        let mut by_start: Vec<(Option<Nanos>, TaskId)> = run
             .tasks
             .iter()
-            .copied()
-            .filter(|&id| {
-                let t = model.task(id);
-                t.role != Role::Phase && t.duration().is_some()
-            })
+            .map(|&id| (id, model.task(id)))
+            .filter(|(_, t)| t.role != Role::Phase && t.duration().is_some())
+            .map(|(id, t)| (t.start.get(), id))
             .collect();
-        tasks.sort_unstable_by_key(|&id| (model.task(id).start.get(), id));
+        by_start.sort_unstable();
+        let tasks: Vec<TaskId> = by_start.into_iter().map(|(_, id)| id).collect();
         // Each model task's position in `tasks`.
         let mut pos = vec![NOT_IN_RUN; model.tasks().len()];
         for (i, &id) in tasks.iter().enumerate() {
@@ -167,16 +170,25 @@ impl Digest {
         let weight = |id: TaskId| run.keys.weights.as_ref().and_then(|w| w.get(id.index()).copied()).unwrap_or(1);
 
         let mut keys = Interner::new();
-        let kid: Vec<u32> = tasks
-            .iter()
-            .map(|&id| keys.intern(&normalise(run.keys.keys.get(id.index()).map_or("", String::as_str))))
-            .collect();
+        // Room for a key a task: growing the table would hash every key again.
+        keys.reserve(0, tasks.len().min(1 << 22));
+        // Interned in the model's order, which is the order the keys lie in
+        // memory: in the run's order of start, each key would be a cache miss.
+        let mut kid = pos.clone();
+        for (i, k) in kid.iter_mut().enumerate().filter(|(_, k)| **k != NOT_IN_RUN) {
+            *k = keys.intern(&normalise(run.keys.keys.get(i).map_or("", String::as_str)));
+        }
+        let kid: Vec<u32> = tasks.iter().map(|&id| kid[id.index()]).collect();
         let start = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
         let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(start).max(start);
         let slack = slack(model, &tasks, &at, end);
 
         let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; keys.len()];
-        let mut edges: Vec<(u32, u32)> = Vec::new();
+        // Edges between keys as one number each (from, to): sorted faster
+        // than pairs, in the same order.
+        let pack = |(x, y): (u32, u32)| u64::from(x) << 32 | u64::from(y);
+        let unpack = |e: u64| ((e >> 32) as u32, e as u32);
+        let mut packed: Vec<u64> = Vec::new();
         for (p, &id) in tasks.iter().enumerate() {
             let t = model.task(id);
             let k = kid[p];
@@ -190,17 +202,24 @@ impl Digest {
                 (false, false) => g.outcomes.executed += 1,
             }
             g.slack = g.slack.min(slack[p]);
-            edges.extend(
-                model.deps(id).iter().filter_map(|&d| at(d)).map(|d| (k, kid[d as usize])).filter(|(k, d)| k != d),
+            packed.extend(
+                model
+                    .deps(id)
+                    .iter()
+                    .filter_map(|&d| at(d))
+                    .map(|d| (k, kid[d as usize]))
+                    .filter(|(k, d)| k != d)
+                    .map(pack),
             );
         }
-        edges.sort_unstable();
-        edges.dedup();
+        packed.sort_unstable();
+        packed.dedup();
+        let edges: Vec<(u32, u32)> = packed.iter().map(|&e| unpack(e)).collect();
         let (deps, deps_start) = lists(keys.len(), &edges);
         let flipped: Vec<(u32, u32)> = {
-            let mut f: Vec<(u32, u32)> = edges.iter().map(|&(k, d)| (d, k)).collect();
+            let mut f: Vec<u64> = edges.iter().map(|&(k, d)| pack((d, k))).collect();
             f.sort_unstable();
-            f
+            f.into_iter().map(unpack).collect()
         };
         let (dependants, dependants_start) = lists(keys.len(), &flipped);
 
@@ -329,9 +348,11 @@ fn lists(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 /// is known when it passes it on.
 fn slack(model: &Model, tasks: &[TaskId], at: &dyn Fn(TaskId) -> Option<u32>, end: Nanos) -> Vec<Nanos> {
     let mut latest_end = vec![end; tasks.len()];
-    let mut by_end: Vec<u32> = (0..tasks.len() as u32).collect();
-    by_end.sort_unstable_by_key(|&p| std::cmp::Reverse((model.task(tasks[p as usize]).end.get(), p)));
-    for &p in &by_end {
+    // Sorted as (end, position) pairs, not by looking each task up.
+    let mut by_end: Vec<(Option<Nanos>, u32)> =
+        tasks.iter().enumerate().map(|(p, &id)| (model.task(id).end.get(), p as u32)).collect();
+    by_end.sort_unstable_by(|x, y| y.cmp(x));
+    for &(_, p) in &by_end {
         let id = tasks[p as usize];
         let latest_start = latest_end[p as usize] - model.task(id).duration().unwrap_or(0);
         for d in model.deps(id).iter().filter_map(|&d| at(d)) {

@@ -10,16 +10,16 @@ use crate::hash::{FastMap, FastSet};
 use std::collections::BTreeMap;
 
 /// B's keys matched to A's by structure: B's key → A's.
-pub fn by_structure(a: &Digest, b: &Digest) -> FastMap<String, String> {
+pub fn by_structure<'a, 'b>(a: &'a Digest, b: &'b Digest) -> FastMap<String, String> {
     let mut renamed: FastMap<String, String> = FastMap::default();
     let mut taken: FastSet<String> = FastSet::default();
     loop {
         // A key of A is matched when B has it (or a key of B was matched to
         // it); a key of B when A has it under its name so far.
-        let matched_a = |k: &str| (b.id(k).is_some() || taken.contains(k)).then(|| k.to_owned());
-        let matched_b = |k: &str| {
+        let matched_a = |k: &'a str| (b.id(k).is_some() || taken.contains(k)).then_some(k);
+        let matched_b = |k: &'b str| {
             let name = renamed.get(k).map_or(k, String::as_str);
-            a.id(name).is_some().then(|| name.to_owned())
+            a.id(name).is_some().then_some(name)
         };
         let unmatched_a = a.keyed_groups().filter(|(_, k, _)| b.id(k).is_none() && !taken.contains(*k));
         let unmatched_b = b.keyed_groups().filter(|(_, k, _)| a.id(k).is_none() && !renamed.contains_key(*k));
@@ -42,10 +42,10 @@ pub fn by_structure(a: &Digest, b: &Digest) -> FastMap<String, String> {
 }
 
 /// The keys of `d` in `keys` by their neighbourhood's signature.
-fn signatures<'d>(
+fn signatures<'d, 'm>(
     d: &'d Digest,
     keys: impl Iterator<Item = (u32, &'d str, &'d Group)>,
-    matched: &dyn Fn(&str) -> Option<String>,
+    matched: &dyn Fn(&'d str) -> Option<&'m str>,
 ) -> BTreeMap<String, Vec<&'d str>> {
     let mut out: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for (id, k, _) in keys {
@@ -58,12 +58,12 @@ fn signatures<'d>(
 
 /// Key `k`'s neighbourhood as matched names (what it waited for, then what
 /// waited for it), or `None` when it has none or one of them is unmatched.
-fn signature(d: &Digest, k: u32, matched: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn signature<'d, 'm>(d: &'d Digest, k: u32, matched: &dyn Fn(&'d str) -> Option<&'m str>) -> Option<String> {
     if d.deps_of(k).is_empty() && d.dependants_of(k).is_empty() {
         return None;
     }
-    let names = |ids: &[u32]| -> Option<Vec<String>> {
-        let mut v = ids.iter().map(|&k| matched(d.key(k))).collect::<Option<Vec<String>>>()?;
+    let names = |ids: &[u32]| -> Option<Vec<&str>> {
+        let mut v = ids.iter().map(|&k| matched(d.key(k))).collect::<Option<Vec<&str>>>()?;
         v.sort();
         Some(v)
     };

@@ -100,7 +100,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 
     let min_delta = opts.min_delta.unwrap_or((rep_a.wall / 1000).max(1_000));
     let min_delta_ms = ms(min_delta);
-    let keys = table::key_runs(&da, &db);
+    let keys = table::key_runs(&da, &db, [ra, rb]);
     let several = da.len() >= 2 && db.len() >= 2;
     let factor = table::speed_factor(&keys);
     let verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
@@ -117,43 +117,66 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     };
     let original: FastMap<&str, &str> = renamed.iter().map(|(b, a)| (a.as_str(), b.as_str())).collect();
 
-    let mut tasks: Vec<TaskChange> = keys
-        .iter()
-        .zip(verdicts)
-        .map(|((k, r), v)| {
-            let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
-            let on_path = match (pa.contains_key(k.as_str()), pb.contains_key(k.as_str())) {
-                (true, true) => "both",
-                (true, false) => "a",
-                (false, true) => "b",
-                (false, false) => "none",
-            };
-            TaskChange {
-                key: k.clone(),
-                a_ms: v.a_ms,
-                b_ms: v.b_ms,
-                delta_ms: delta,
-                relative: v.a_ms.filter(|&a| a > 0.0).map(|a| delta / a),
-                status: v.status,
-                on_path,
-                wall_effect_ms: ms(split.effects.get(k).copied().unwrap_or(0)),
-                rank: None,
-                a_count: r.a_count as f64 / da.len() as f64,
-                b_count: r.b_count as f64 / db.len() as f64,
-                a_outcome: v.a_ms.map(|_| r.a_outcomes.label()),
-                b_outcome: v.b_ms.map(|_| r.b_outcomes.label()),
-                newly_critical: newly_critical(k),
-                b_key: original.get(k.as_str()).map(|s| (*s).to_owned()),
-                p: v.p,
-                test: v.test,
-                q: v.q,
-                relative_ci: v.relative_ci,
-                mde_ms: v.mde_ms,
-                verdict: v.verdict,
-            }
-        })
-        .collect();
-    rank(&mut tasks);
+    // Whether each key is on A's path and on B's, by its ids: most keys are
+    // on neither, and are not looked up by name.
+    let on_path_of = |d: &Digest| {
+        let mut on = vec![false; d.groups.len()];
+        d.path.iter().for_each(|s| on[s.key as usize] = true);
+        on
+    };
+    let (on_a, on_b) = (on_path_of(rep_a), on_path_of(rep_b));
+    let on =
+        |r: &table::KeyRuns| (r.rep[0].is_some_and(|i| on_a[i as usize]), r.rep[1].is_some_and(|i| on_b[i as usize]));
+    let effect = |n: usize| {
+        let (k, r) = &keys[n];
+        match on(r) {
+            (false, false) => 0.0,
+            _ => ms(split.effects.get(*k).copied().unwrap_or(0)),
+        }
+    };
+    let order = rank(&keys, &verdicts, &effect);
+    // The rows, in their order (half of them on each thread).
+    let row = |i: usize, n: u32| {
+        let ((k, r), v) = (&keys[n as usize], &verdicts[n as usize]);
+        let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
+        let (in_a, in_b) = on(r);
+        let on_path = match (in_a, in_b) {
+            (true, true) => "both",
+            (true, false) => "a",
+            (false, true) => "b",
+            (false, false) => "none",
+        };
+        TaskChange {
+            key: (*k).to_owned(),
+            a_ms: v.a_ms,
+            b_ms: v.b_ms,
+            delta_ms: delta,
+            relative: v.a_ms.filter(|&a| a > 0.0).map(|a| delta / a),
+            status: v.status,
+            on_path,
+            wall_effect_ms: effect(n as usize),
+            rank: (v.status != "within-noise").then_some(i as u32 + 1),
+            a_count: r.a_count as f64 / da.len() as f64,
+            b_count: r.b_count as f64 / db.len() as f64,
+            a_outcome: v.a_ms.map(|_| r.a_outcomes.label()),
+            b_outcome: v.b_ms.map(|_| r.b_outcomes.label()),
+            newly_critical: in_b && !in_a && newly_critical(k),
+            b_key: original.get(k).map(|s| (*s).to_owned()),
+            p: v.p,
+            test: v.test,
+            q: v.q,
+            relative_ci: v.relative_ci,
+            mde_ms: v.mde_ms,
+            verdict: v.verdict,
+        }
+    };
+    let half = order.len() / 2;
+    // Room for all of them at once: the second half is moved in, not the whole grown.
+    let (mut tasks, mut second): (Vec<TaskChange>, Vec<TaskChange>) = (Vec::with_capacity(order.len()), Vec::new());
+    join(&mut || tasks.extend(order[..half].iter().enumerate().map(|(i, &n)| row(i, n))), &mut || {
+        second = order[half..].iter().enumerate().map(|(i, &n)| row(half + i, n)).collect()
+    });
+    tasks.append(&mut second);
 
     let matched: Vec<&TaskChange> = tasks.iter().filter(|t| t.a_ms.is_some() && t.b_ms.is_some()).collect();
     let (ta, tb) = (matched.iter().filter_map(|t| t.a_ms).sum::<f64>(), matched.iter().filter_map(|t| t.b_ms).sum());
@@ -246,26 +269,31 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     })
 }
 
-/// Sorts `tasks`: changes (changed, status changes, added and removed) by
-/// their effect on the wall time, then by the size of the change, ranked
-/// from 1; then what is within noise, by the size of the change, unranked.
-fn rank(tasks: &mut Vec<TaskChange>) {
-    let noise = |t: &TaskChange| t.status == "within-noise";
-    // Sorted as indices: a row is large, and moving rows is most of a sort's time.
-    let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
-    order.sort_unstable_by(|&i, &j| {
-        let (x, y) = (&tasks[i as usize], &tasks[j as usize]);
-        noise(x)
-            .cmp(&noise(y))
-            .then(y.wall_effect_ms.abs().total_cmp(&x.wall_effect_ms.abs()))
-            .then(y.delta_ms.abs().total_cmp(&x.delta_ms.abs()))
-            .then(x.key.cmp(&y.key))
+/// The order of the rows of `keys` (with their `verdicts` and effects on
+/// the wall time, ms): changes (changed, status changes, added and
+/// removed) by their effect on the wall time, then by the size of the
+/// change; then what is within noise, by the size of the change; the key
+/// last. A row is ranked by its place in this order unless it is within
+/// noise.
+fn rank(keys: &[(&str, table::KeyRuns)], verdicts: &[table::Verdict], effect: &dyn Fn(usize) -> f64) -> Vec<u32> {
+    // Sorted as small tuples: a row is large, and reaching into rows is
+    // most of a sort's time.
+    let mut order: Vec<(bool, f64, f64, u32)> = verdicts
+        .iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(i, (v, _))| {
+            let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
+            (v.status == "within-noise", effect(i).abs(), delta.abs(), i as u32)
+        })
+        .collect();
+    order.sort_unstable_by(|x, y| {
+        x.0.cmp(&y.0)
+            .then(y.1.total_cmp(&x.1))
+            .then(y.2.total_cmp(&x.2))
+            .then_with(|| keys[x.3 as usize].0.cmp(keys[y.3 as usize].0))
     });
-    let mut rows: Vec<Option<TaskChange>> = std::mem::take(tasks).into_iter().map(Some).collect();
-    tasks.extend(order.iter().filter_map(|&i| rows[i as usize].take()));
-    for (i, t) in tasks.iter_mut().enumerate() {
-        t.rank = (!noise(t)).then_some(i as u32 + 1);
-    }
+    order.into_iter().map(|(.., i)| i).collect()
 }
 
 #[cfg(test)]

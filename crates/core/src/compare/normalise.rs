@@ -28,15 +28,25 @@ pub fn normalise(key: &str) -> Cow<'_, str> {
 }
 
 /// Whether `key` has anything [`normalise`] could replace: a marker of a
-/// root, a temporary directory or an address, or 8 hex digits in a row.
+/// root, a temporary directory, a shard or an address, or 8 hex digits in
+/// a row. One pass over the bytes: most keys have none, and a build has
+/// hundreds of thousands of keys.
 fn may_change(key: &str) -> bool {
-    const MARKERS: [&str; 9] =
-        ["0x", "0X", "/tmp/", "/private/var/folders/", "/execroot/", "/proc/self/cwd/", "/sandbox/", "shard", "chunk"];
+    const AFTER_SLASH: [&[u8]; 4] = [b"tmp/", b"private/var/folders/", b"execroot/", b"sandbox/"];
+    let bytes = key.as_bytes();
     let mut run = 0;
-    key.bytes().any(|b| {
+    bytes.iter().enumerate().any(|(i, &b)| {
         run = if b.is_ascii_hexdigit() { run + 1 } else { 0 };
+        let rest = &bytes[i + 1..];
         run >= 8
-    }) || MARKERS.iter().any(|m| key.contains(m))
+            || match b {
+                b'0' => rest.first().is_some_and(|&x| x == b'x' || x == b'X'),
+                b'/' => AFTER_SLASH.iter().any(|m| rest.starts_with(m)) || rest.starts_with(b"proc/self/cwd/"),
+                b's' => rest.starts_with(b"hard"),
+                b'c' => rest.starts_with(b"hunk"),
+                _ => false,
+            }
+    })
 }
 
 /// [`normalise`]'s work.

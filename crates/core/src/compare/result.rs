@@ -2,6 +2,7 @@
 //! (times in milliseconds; a task's `key` is its normalised stable key).
 
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// Everything a comparison of side A (before) with side B (after) finds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -135,9 +136,9 @@ pub struct TaskChange {
     /// Tasks under this key in B, per run.
     pub b_count: f64,
     /// How A's tasks ended (`executed`, `cached`, `failed` or a mix).
-    pub a_outcome: Option<String>,
+    pub a_outcome: Option<Cow<'static, str>>,
     /// How B's tasks ended.
-    pub b_outcome: Option<String>,
+    pub b_outcome: Option<Cow<'static, str>>,
     /// Its slack fell to zero: on B's path with none left, with room in A.
     pub newly_critical: bool,
     /// Matched by its neighbours: A knew it by this key, B by another.

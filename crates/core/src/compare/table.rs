@@ -25,10 +25,13 @@ use crate::model::Nanos;
 /// One key across the runs of both sides.
 #[derive(Clone, Debug, Default)]
 pub struct KeyRuns {
-    /// Its total per run of A (`None`: not in that run), ns.
-    pub a: Vec<Option<Nanos>>,
-    /// Its total per run of B, ns.
-    pub b: Vec<Option<Nanos>>,
+    /// Its total per run, A's runs then B's (`None`: not in that run), ns:
+    /// one list, so that a key costs one allocation.
+    times: Vec<Option<Nanos>>,
+    /// How many of [`KeyRuns::times`] are A's.
+    a_runs: u32,
+    /// Its id in the representative run of A and of B, if they have it.
+    pub rep: [Option<u32>; 2],
     /// Tasks over A's runs.
     pub a_count: u64,
     /// Tasks over B's runs.
@@ -39,28 +42,47 @@ pub struct KeyRuns {
     pub b_outcomes: Outcomes,
 }
 
-/// Every key of either side, across runs.
-pub fn key_runs(a: &[Digest], b: &[Digest]) -> Vec<(String, KeyRuns)> {
-    let mut keys: FastMap<&str, KeyRuns> = FastMap::default();
-    let fresh = || KeyRuns { a: vec![None; a.len()], b: vec![None; b.len()], ..KeyRuns::default() };
-    for (i, d) in a.iter().enumerate() {
-        for (_, k, g) in d.keyed_groups() {
-            let r = keys.entry(k).or_insert_with(fresh);
-            r.a[i] = Some(g.total);
-            r.a_count += u64::from(g.count);
-            add(&mut r.a_outcomes, &g.outcomes);
+impl KeyRuns {
+    /// Its total per run of A (`None`: not in that run), ns.
+    pub fn a(&self) -> &[Option<Nanos>] {
+        &self.times[..self.a_runs as usize]
+    }
+
+    /// Its total per run of B, ns.
+    pub fn b(&self) -> &[Option<Nanos>] {
+        &self.times[self.a_runs as usize..]
+    }
+}
+
+/// Every key of either side, across runs, borrowed from the digests (a
+/// build has hundreds of thousands of keys: each is looked up once and not
+/// copied), with its ids in the representative runs `reps` (A's and B's).
+pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest], reps: [usize; 2]) -> Vec<(&'d str, KeyRuns)> {
+    let sizes = |d: &[Digest]| d.iter().map(|d| d.groups.len()).max().unwrap_or(0);
+    let mut at: FastMap<&str, u32> = FastMap::default();
+    at.reserve(sizes(a) + sizes(b) / 4);
+    let mut out: Vec<(&str, KeyRuns)> = Vec::with_capacity(sizes(a) + sizes(b) / 4);
+    let runs = a.len() + b.len();
+    let fresh = || KeyRuns { times: vec![None; runs], a_runs: a.len() as u32, ..KeyRuns::default() };
+    for (i, d) in a.iter().chain(b).enumerate() {
+        let rep = [i == reps[0], i == a.len() + reps[1]].iter().position(|&r| r);
+        for (id, k, g) in d.keyed_groups() {
+            let n = *at.entry(k).or_insert_with(|| {
+                out.push((k, fresh()));
+                out.len() as u32 - 1
+            });
+            let r = &mut out[n as usize].1;
+            r.times[i] = Some(g.total);
+            if let Some(side) = rep {
+                r.rep[side] = Some(id);
+            }
+            let (count, outcomes) =
+                if i < a.len() { (&mut r.a_count, &mut r.a_outcomes) } else { (&mut r.b_count, &mut r.b_outcomes) };
+            *count += u64::from(g.count);
+            add(outcomes, &g.outcomes);
         }
     }
-    for (i, d) in b.iter().enumerate() {
-        for (_, k, g) in d.keyed_groups() {
-            let r = keys.entry(k).or_insert_with(fresh);
-            r.b[i] = Some(g.total);
-            r.b_count += u64::from(g.count);
-            add(&mut r.b_outcomes, &g.outcomes);
-        }
-    }
-    // In the map's order: the ranking sorts them in the end, by key last.
-    keys.into_iter().map(|(k, r)| (k.to_owned(), r)).collect()
+    out
 }
 
 fn add(to: &mut Outcomes, o: &Outcomes) {
@@ -82,13 +104,13 @@ fn mean_of(runs: &[Option<Nanos>]) -> Option<f64> {
 
 /// The run-wide speed factor: the median of B's mean over A's, over keys
 /// that ran (and only ran) in every run of both sides, as a geometric median.
-pub fn speed_factor(keys: &[(String, KeyRuns)]) -> f64 {
+pub fn speed_factor(keys: &[(&str, KeyRuns)]) -> f64 {
     let mut logs: Vec<f64> = keys
         .iter()
-        .filter(|(_, r)| r.a.iter().chain(&r.b).all(Option::is_some))
+        .filter(|(_, r)| r.times.iter().all(Option::is_some))
         .filter(|(_, r)| r.a_outcomes.cached + r.a_outcomes.failed + r.b_outcomes.cached + r.b_outcomes.failed == 0)
         .filter_map(|(_, r)| {
-            let (a, b) = (mean_of(&r.a)?, mean_of(&r.b)?);
+            let (a, b) = (mean_of(r.a())?, mean_of(r.b())?);
             (a > 0.0 && b > 0.0).then(|| (b / a).ln())
         })
         .collect();
@@ -125,13 +147,13 @@ pub struct Verdict {
 }
 
 /// Each key's verdict (in the order of `keys`).
-pub fn verdicts(keys: &[(String, KeyRuns)], opts: &Options, min_delta_ms: f64, factor: f64) -> Vec<Verdict> {
-    let several = keys.first().is_some_and(|(_, r)| r.a.len() >= 2 && r.b.len() >= 2);
+pub fn verdicts(keys: &[(&str, KeyRuns)], opts: &Options, min_delta_ms: f64, factor: f64) -> Vec<Verdict> {
+    let several = keys.first().is_some_and(|(_, r)| r.a().len() >= 2 && r.b().len() >= 2);
     let past = |a: f64, delta: f64| delta.abs() >= min_delta_ms && (a <= 0.0 || delta.abs() >= opts.min_relative * a);
     let mut out: Vec<Verdict> = keys
         .iter()
         .map(|(k, r)| {
-            let (a_ms, b_ms) = (mean_of(&r.a), mean_of(&r.b));
+            let (a_ms, b_ms) = (mean_of(r.a()), mean_of(r.b()));
             let mut v = Verdict { a_ms, b_ms, ..Verdict::default() };
             v.status = match (a_ms, b_ms) {
                 (Some(_), None) => "only-a",
@@ -141,8 +163,8 @@ pub fn verdicts(keys: &[(String, KeyRuns)], opts: &Options, min_delta_ms: f64, f
                 _ => "within-noise",
             };
             if several && v.status == "within-noise" {
-                let va = values(&r.a);
-                let vb: Vec<f64> = values(&r.b).iter().map(|x| x / factor).collect();
+                let va = values(r.a());
+                let vb: Vec<f64> = values(r.b()).iter().map(|x| x / factor).collect();
                 let ties = has_ties(&va) || has_ties(&vb);
                 let mut rng = Rng::new(hash_bytes(k.as_bytes()));
                 let (p, test) = match stats::welch(&va, &vb) {

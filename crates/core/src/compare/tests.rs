@@ -128,3 +128,37 @@ fn repeated_tasks_are_one_group_with_a_count() {
     assert_eq!((c.matched, c.only_a, c.only_b), (1, 1, 0));
     assert_eq!(c.matched_totals_ms.delta, 40.0);
 }
+
+/// A run's chain steps to the dependency that became available last,
+/// which need not be the one without slack. A: s 0–10; p 50–200 after s
+/// (idle 40 ms, so available at 160); q 0–190; r 200–300 after p and q.
+/// The chain is q, r (q available at 190, after p's 160), yet q has 10 ms
+/// of slack (r could have started at 200 with q ending there). B: q takes
+/// 200 ms, its slack falls to zero, and it is on B's chain too.
+///
+/// By hand: q is on both paths, so it did not become critical: it never
+/// counts as newly critical, though its slack fell from 10 ms to 0 (past
+/// the default threshold of 0.3 ms).
+#[test]
+fn a_task_on_as_path_is_never_newly_critical_in_b() {
+    let a_tasks: [Spec<'_>; 4] = [
+        ("s", 0, 10, &[], false),
+        ("p", 50, 200, &[0], false),
+        ("q", 0, 190, &[], false),
+        ("r", 200, 300, &[1, 2], false),
+    ];
+    let mut b_tasks = a_tasks;
+    b_tasks[2] = ("q", 0, 200, &[], false);
+    let ((ma, ka), (mb, kb)) = (model(&a_tasks), model(&b_tasks));
+    let (ra, rb) = (run(&ma, &ka), run(&mb, &kb));
+    // The case is the one that went wrong: slack in A past the threshold, none in B.
+    let (da, db) = (super::digest::Digest::of(&ra), super::digest::Digest::of(&rb));
+    assert_eq!((da.group("q").unwrap().slack, db.group("q").unwrap().slack), (10_000_000, 0));
+    let c = compare(&[ra], &[rb], &Options::default()).unwrap();
+    assert_eq!(c.noise.min_delta_ms, 0.3);
+    assert_eq!(c.critical_path.a, ["q", "r"]);
+    assert_eq!(c.critical_path.b, ["q", "r"]);
+    let q = task(&c, "q");
+    assert_eq!((q.on_path, q.newly_critical, q.delta_ms), ("both", false, 10.0));
+    assert!(c.critical_path.aligned.iter().all(|s| !s.newly_critical));
+}

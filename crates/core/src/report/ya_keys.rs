@@ -7,26 +7,40 @@
 use crate::hash::FastMap;
 use crate::model::{Model, Role, Sym, TaskId};
 
-/// Every task's key, by [`TaskId`].
+/// Every task's key, by [`TaskId`]. A node's key is made once and a copy's
+/// is made from it (a build has hundreds of thousands of each).
 pub fn keys(model: &Model) -> Vec<String> {
     let kind = |id: TaskId| model.kinds()[model.task(id).kind.index()].name.as_str();
-    let ids = || (0..model.tasks().len() as u32).map(TaskId);
-    let node = |id: TaskId| format!("{} {}", kind(id), model.label(id));
-    let by_uid: FastMap<Sym, String> =
-        ids().filter(|&id| model.task(id).role == Role::Work).map(|id| (model.task(id).uid, node(id))).collect();
-    let of_uid = |s: Sym| by_uid.get(&s).cloned().unwrap_or_else(|| model.str(s).to_owned());
-    ids()
+    let mut by_uid: FastMap<Sym, usize> = FastMap::default();
+    let mut out: Vec<String> = (0..model.tasks().len() as u32)
+        .map(TaskId)
         .map(|id| {
             let t = model.task(id);
             match t.role {
-                Role::Work => node(id),
-                Role::Transfer => {
-                    let target = t.target().map_or_else(String::new, of_uid);
-                    format!("copy of {} for {target}", of_uid(t.uid))
+                Role::Work => {
+                    by_uid.insert(t.uid, id.index());
+                    format!("{} {}", kind(id), model.label(id))
                 }
+                Role::Transfer => String::new(),
                 Role::Setup => kind(id).to_owned(),
                 Role::Phase => model.uid(id).to_owned(),
             }
         })
-        .collect()
+        .collect();
+    let copies: Vec<(usize, String)> = {
+        let of_uid = |s: Sym| by_uid.get(&s).map_or_else(|| model.str(s), |&i| out[i].as_str());
+        (0..model.tasks().len() as u32)
+            .map(TaskId)
+            .filter(|&id| model.task(id).role == Role::Transfer)
+            .map(|id| {
+                let t = model.task(id);
+                let target = t.target().map_or("", of_uid);
+                (id.index(), format!("copy of {} for {target}", of_uid(t.uid)))
+            })
+            .collect()
+    };
+    for (i, key) in copies {
+        out[i] = key;
+    }
+    out
 }
