@@ -63,12 +63,16 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     entries.iter().try_for_each(|e| walk(e, out))
 }
 
-/// The format of `path` from its first bytes, if they tell it.
+/// The format of `path` from its first bytes (all of a short file), if they tell it.
 fn sniff(path: &Path) -> Option<longpole_core::model::FormatId> {
     let mut head = Vec::with_capacity(SNIFF);
     File::open(path).ok()?.take(SNIFF as u64).read_to_end(&mut head).ok()?;
     let mut ingest = Ingest::new(&path.file_name()?.to_string_lossy());
     ingest.feed(&head).ok()?;
+    if head.len() < SNIFF {
+        // The whole file: detection settles at its end.
+        return ingest.finish().ok().map(|input| input.info.format);
+    }
     ingest.progress().format
 }
 

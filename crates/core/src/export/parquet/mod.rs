@@ -2,8 +2,7 @@
 //! `tasks`, `critical_path`) that DuckDB, Spark and Trino read, partitioned
 //! by the run's date (`TABLE/dt=YYYY-MM-DD/part-RUN_ID.parquet`), so that
 //! exporting a run again replaces its files. `docs/fleet.md` documents the
-//! schema. The CLI writes the files (`longpole export --to parquet`); the
-//! app's worker zips them ([`zip`]).
+//! schema. The CLI writes the files (`longpole export --to parquet`).
 
 pub mod date;
 pub mod run_id;
