@@ -26,7 +26,6 @@ import math
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -64,13 +63,9 @@ def run(*args, ok=True):
 
 
 def run_id(paths):
-    """The SHA-256 of each file's bytes followed by its length (u64 LE)."""
-    sha = hashlib.sha256()
-    for p in paths:
-        data = open(p, "rb").read()
-        sha.update(data)
-        sha.update(struct.pack("<Q", len(data)))
-    return sha.hexdigest()[:32]
+    """The SHA-256 of the files' SHA-256 digests, sorted."""
+    digests = sorted(hashlib.sha256(open(p, "rb").read()).digest() for p in paths)
+    return hashlib.sha256(b"".join(digests)).hexdigest()[:32]
 
 
 def ns(text):

@@ -5,7 +5,8 @@
 # of runs), and 1,000 inputs of the other formats (the corpus's readable
 # files of every other format, cycled). Prints wall time, runs/s, MB/s and
 # peak RSS (/usr/bin/time -f '%e %M'), the Parquet's size against the
-# logs', and DuckDB's time for the cookbook's queries over the 10,000 runs.
+# logs', and DuckDB's time for the cookbook's queries over the 10,000 runs,
+# as exported and compacted.
 # The inputs are made once into target/bench-data/fleet/.
 # Usage: crates/bench/cli/fleet.sh
 set -eu
@@ -55,9 +56,9 @@ measure() { # NAME RUNS INPUT...
   rm -rf "$tmp/out"
   /usr/bin/time -o "$tmp/time" -f '%e %M' "$longpole" export "$@" --to parquet --output "$tmp/out" 2>/dev/null
   set -- $(cat "$tmp/time") $(du -sb "$@" | awk '{ s += $1 } END { print s }') $(du -sb "$tmp/out" | cut -f1)
-  awk -v n="$name" -v r="$runs" -v t="$1" -v m="$2" -v in="$3" -v out="$4" 'BEGIN {
+  awk -v n="$name" -v r="$runs" -v t="$1" -v m="$2" -v inb="$3" -v out="$4" 'BEGIN {
     printf "%-34s %6d runs %7.2f s %7.0f runs/s %6.1f MB/s  peak RSS %4.0f MB  logs %6.0f MB  parquet %5.0f MB (%.0f%%)\n",
-      n, r, t, r / t, in / 1e6 / t, m / 1024, in / 1e6, out / 1e6, 100 * out / in
+      n, r, t, r / t, inb / 1e6 / t, m / 1024, inb / 1e6, out / 1e6, 100 * out / inb
   }'
 }
 echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -65,4 +66,4 @@ measure "distbuild, first 1,000" 1000 "$data/distbuild/00"
 measure "distbuild, 10,000" 10000 "$data/distbuild"
 cp -r "$tmp/out" "$tmp/fleet"
 measure "other formats, 1,000 inputs" 1000 "$data/others"
-target/venv-tools/bin/python crates/bench/cli/fleet_queries.py "$tmp/fleet"
+target/venv-tools/bin/python crates/bench/cli/fleet_queries.py "$tmp/fleet" "$tmp/compact"

@@ -89,3 +89,22 @@ fn the_example_builds_tables_match_yas_result() {
     assert_eq!(on_path.true_count(), 4);
     assert_eq!(texts(&tasks, "status").iter().filter(|s| *s == "executed").count(), 9);
 }
+
+#[test]
+fn the_zip_holds_the_three_files_at_their_paths() {
+    let files = example();
+    let zipped = longpole_core::export::parquet::zip::zip(std::slice::from_ref(&files)).unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zipped)).unwrap();
+    let names: Vec<String> = archive.file_names().map(str::to_owned).collect();
+    assert_eq!(
+        names,
+        ["runs", "tasks", "critical_path"].map(|t| format!("{t}/dt=__HIVE_DEFAULT_PARTITION__/part-0123.parquet"))
+    );
+    for (i, (_, bytes)) in files.named().iter().enumerate() {
+        let mut entry = archive.by_index(i).unwrap();
+        let mut read = Vec::new();
+        std::io::Read::read_to_end(&mut entry, &mut read).unwrap();
+        assert_eq!(&read, bytes);
+        assert_eq!((&read[..4], &read[read.len() - 4..]), (&b"PAR1"[..], &b"PAR1"[..]));
+    }
+}

@@ -2,13 +2,15 @@
 //! `tasks`, `critical_path`) that DuckDB, Spark and Trino read, partitioned
 //! by the run's date (`TABLE/dt=YYYY-MM-DD/part-RUN_ID.parquet`), so that
 //! exporting a run again replaces its files. `docs/fleet.md` documents the
-//! schema. The CLI writes the files (`longpole export --to parquet`).
+//! schema. The CLI writes the files (`longpole export --to parquet`); the
+//! app's worker zips them ([`zip`]).
 
 pub mod date;
 pub mod run_id;
 pub mod schema;
 pub mod tables;
 mod write;
+pub mod zip;
 
 pub use run_id::RunIdHasher;
 pub use tables::Files;

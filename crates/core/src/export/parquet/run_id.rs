@@ -1,15 +1,17 @@
-//! A run's id in the fleet tables: the SHA-256 of its inputs' bytes, so
-//! that exporting the same logs again gives the same id (and replaces the
-//! same files) whatever their names or where they lie.
+//! A run's id in the fleet tables: a hash of its inputs' bytes, so that
+//! exporting the same logs again gives the same id (and replaces the same
+//! files) whatever their names, where they lie or the order they are given
+//! in: the SHA-256 of the inputs' own SHA-256 digests, sorted.
 
 use sha2::{Digest, Sha256};
 
 /// Hashes a run's inputs as they are read, one after the other.
 #[derive(Clone, Debug, Default)]
 pub struct RunIdHasher {
-    sha: Sha256,
-    /// Bytes of the current input so far.
-    len: u64,
+    /// The current input's hash so far.
+    input: Sha256,
+    /// The digests of the inputs ended.
+    digests: Vec<[u8; 32]>,
 }
 
 impl RunIdHasher {
@@ -20,20 +22,23 @@ impl RunIdHasher {
 
     /// Hashes the next bytes of the current input.
     pub fn update(&mut self, bytes: &[u8]) {
-        self.sha.update(bytes);
-        self.len += bytes.len() as u64;
+        self.input.update(bytes);
     }
 
-    /// Ends the current input: its length is hashed after it, so that two
-    /// inputs never hash as their concatenation would.
+    /// Ends the current input; the next bytes are another's.
     pub fn end_input(&mut self) {
-        self.sha.update(self.len.to_le_bytes());
-        self.len = 0;
+        self.digests.push(std::mem::take(&mut self.input).finalize().into());
     }
 
-    /// The id: the first 128 bits of the digest, as 32 lowercase hex digits.
-    pub fn finish(self) -> String {
-        self.sha.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect()
+    /// The id: the first 128 bits of the SHA-256 of the inputs' digests in
+    /// ascending order, as 32 lowercase hex digits.
+    pub fn finish(mut self) -> String {
+        self.digests.sort_unstable();
+        let mut all = Sha256::new();
+        for d in &self.digests {
+            all.update(d);
+        }
+        all.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect()
     }
 }
 
@@ -51,9 +56,10 @@ mod tests {
     }
 
     #[test]
-    fn the_id_is_the_digest_of_the_bytes_and_where_inputs_end() {
-        // sha256("abc" ‖ 3u64 LE), by Python's hashlib: the 128-bit prefix.
-        assert_eq!(id(&[b"abc"]), "baba775df93bdbf9d34cd8eb1cfe6872");
+    fn the_id_hashes_each_inputs_digest_in_any_order() {
+        // sha256(sha256("abc")), by Python's hashlib: the 128-bit prefix.
+        assert_eq!(id(&[b"abc"]), "4f8b42c22dd3729b519ba6f68d2da7cc");
+        assert_eq!(id(&[b"log", b"graph"]), id(&[b"graph", b"log"]));
         assert_ne!(id(&[b"ab", b"c"]), id(&[b"abc"]));
         let mut h = RunIdHasher::new();
         h.update(b"a");
