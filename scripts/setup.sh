@@ -54,6 +54,35 @@ if ! node -e 'const l=require("./package-lock.json").packages;for(const[p,v]of O
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# The fleet tables' test (tests/fleet/duckdb_test.py) queries the Parquet
+# export with DuckDB from PyPI, in a virtual environment of its own under
+# target/. Spark (tests/fleet/spark_check.py) is opt-in: LONGPOLE_SPARK=1
+# adds PyPI's pyspark and Debian's OpenJDK.
+DUCKDB_VERSION=2.0.1
+PYSPARK_VERSION=4.3.0
+VENV=target/venv-tools
+if [ ! -x "$VENV/bin/python" ]; then
+  say "creating the Python tools' virtual environment ($VENV)"
+  python3 -m venv "$VENV"
+fi
+if [ "$("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)' 2>/dev/null)" != "$DUCKDB_VERSION" ]; then
+  say "installing duckdb $DUCKDB_VERSION into $VENV"
+  "$VENV/bin/pip" install --quiet "duckdb==$DUCKDB_VERSION"
+fi
+if [ "${LONGPOLE_SPARK:-}" = 1 ]; then
+  if ! command -v java >/dev/null; then
+    say "installing Debian's openjdk-17-jre-headless (for Spark)"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless
+  fi
+  if [ "$("$VENV/bin/python" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null)" != "$PYSPARK_VERSION" ]; then
+    say "installing pyspark $PYSPARK_VERSION into $VENV"
+    "$VENV/bin/pip" install --quiet "pyspark==$PYSPARK_VERSION"
+  fi
+fi
+
 say "fetching crates"
 cargo fetch --quiet
 say "ready"

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The README's second command, and all that .ci/run does: set up, build the
 # bundle, then run every test: the workspace's cargo tests, the wasm tests
-# in headless Chromium, and the end-to-end tests against the built bundle.
+# in headless Chromium, the fleet tables read by DuckDB (tests/fleet/), and
+# the end-to-end tests against the built bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build.sh
 echo "== cargo test (workspace)"
 cargo test --workspace --quiet
+echo "== fleet tables (Parquet) queried with DuckDB"
+cargo build --quiet -p longpole-cli -p longpole-distbuild-sim
+target/venv-tools/bin/python tests/fleet/duckdb_test.py target/debug
 echo "== wasm-bindgen tests in headless Chromium"
 cargo test --target wasm32-unknown-unknown --test web
 echo "== end-to-end tests against dist/"

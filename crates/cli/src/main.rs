@@ -2,6 +2,7 @@
 //! disk ([`read`]) and prints what the core computes. No analysis lives here.
 
 mod chunks;
+mod fleet;
 mod includes;
 mod read;
 
@@ -62,7 +63,8 @@ enum Command {
     /// Write a run in another tool's format: a Chrome trace (Perfetto,
     /// chrome://tracing), a speedscope file, folded stacks (inferno,
     /// FlameGraph), the timeline as SVG, a single-file HTML report; for an
-    /// evobench log also its statistics as CSV or the evaluator's workbook.
+    /// evobench log also its statistics as CSV or the evaluator's workbook;
+    /// any number of runs as Parquet fleet tables.
     Export {
         /// The input files, read together as for `analyze`.
         #[arg(required = true)]
@@ -73,7 +75,7 @@ enum Command {
         /// For folded stacks of an evobench log: the timing kind (real, cpu, sys, ctx).
         #[arg(long, default_value = "real")]
         kind: TimingKind,
-        /// Where to write.
+        /// Where to write (for Parquet: a folder).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -142,6 +144,11 @@ enum Export {
     Csv,
     /// evobench: the evaluator's workbook, one sheet per timing kind.
     Xlsx,
+    /// Fleet tables for DuckDB, Spark and Trino: every run of the inputs
+    /// (files, folders, glob patterns) as `runs`, `tasks` and
+    /// `critical_path` rows, in Parquet files under the output folder
+    /// (see docs/fleet.md).
+    Parquet,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -201,6 +208,7 @@ fn run(cli: Cli) -> Result<()> {
             // would only delay the exit (5% of a large eventlog's analysis).
             std::mem::forget(analysis);
         }
+        Command::Export { files, to: Export::Parquet, output, .. } => fleet::export(&files, &output, threads)?,
         Command::Export { files, to, kind, output } => {
             let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             let mut inputs = read_all(&paths)?;
@@ -223,8 +231,8 @@ fn run(cli: Cli) -> Result<()> {
                 Export::Speedscope => Some(Target::Speedscope),
                 Export::Svg => Some(Target::Svg),
                 Export::Html => Some(Target::Html),
-                // Folded stacks were written above.
-                Export::Folded | Export::Csv | Export::Xlsx => None,
+                // Folded stacks were written above, Parquet tables by `fleet`.
+                Export::Folded | Export::Csv | Export::Xlsx | Export::Parquet => None,
             };
             let bytes = match target {
                 Some(target) => {

@@ -1,21 +1,12 @@
 //! Readable text dumps of a model, one task per line: what snapshot tests
 //! compare and what `longpole dump` prints.
 
-use crate::model::{Model, Nanos, Role, TaskId};
+use crate::model::{Model, Nanos, TaskId};
 use crate::numbers::ms;
 use std::fmt::Write;
 
 fn opt_ms(t: Option<Nanos>) -> String {
     t.map_or_else(|| "?".to_owned(), ms)
-}
-
-fn role(r: Role) -> &'static str {
-    match r {
-        Role::Work => "work",
-        Role::Transfer => "transfer",
-        Role::Setup => "setup",
-        Role::Phase => "phase",
-    }
 }
 
 /// One line per task: role, uid, lane, start, end, duration (ms; `?` when
@@ -26,12 +17,12 @@ pub fn tasks(model: &Model) -> String {
         let deps: Vec<String> = model
             .deps(TaskId(i as u32))
             .iter()
-            .map(|&d| format!("{}@{}", model.uid(d), role(model.task(d).role)))
+            .map(|&d| format!("{}@{}", model.uid(d), model.task(d).role.name()))
             .collect();
         let _ = write!(
             out,
             "{} {} lane={} {}..{} dur={} kind={}",
-            role(t.role),
+            t.role.name(),
             model.uid(TaskId(i as u32)),
             model.lanes()[t.lane.index()].name,
             opt_ms(t.start.get()),

@@ -4,6 +4,7 @@
 pub mod critical_path;
 pub mod graph;
 pub mod no_path;
+pub mod slack;
 pub mod task_key;
 pub mod top;
 pub mod ya_stat;

@@ -2,11 +2,13 @@
 //! `.xlsx` workbook ([`xlsx`]; evobench's statistics use it, in
 //! [`crate::formats::evobench::export`]); flame graphs as folded stacks ([`flame`]); any run as a Chrome trace
 //! ([`chrome`]), a speedscope file ([`speedscope`]) or a single-file HTML
-//! report ([`html`]), all through [`run::export`].
+//! report ([`html`]), all through [`run::export`]; runs as fleet tables in
+//! Parquet ([`parquet`]).
 
 pub mod chrome;
 pub mod flame;
 pub mod html;
+pub mod parquet;
 pub mod run;
 pub mod speedscope;
 pub mod xlsx;

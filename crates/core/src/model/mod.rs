@@ -96,6 +96,18 @@ pub enum Role {
     Phase,
 }
 
+impl Role {
+    /// Its name in lower case, as `longpole dump` and the fleet tables write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Work => "work",
+            Role::Transfer => "transfer",
+            Role::Setup => "setup",
+            Role::Phase => "phase",
+        }
+    }
+}
+
 /// What a producer says of a task beyond its times (ya's build-graph node:
 /// `node-type`, `kv.run_test_node`, `tags`, `platform`). Shared between tasks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -5,6 +5,8 @@
 //! joined (a distbuild log with its build graph, the traces of one
 //! distributed query) and turned into the common [`Model`].
 
+pub mod groups;
+
 use crate::diagnostics::{Position, Severity};
 use crate::formats::ninja_log::NinjaLog;
 use crate::formats::ya_graph::BuildGraph;
