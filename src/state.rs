@@ -5,7 +5,6 @@ use crate::protocol::{CompareSettings, Progress, Response, RunId, Source};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::analysis::task_key::TaskKey;
-use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::graph_camera::Camera;
@@ -125,8 +124,6 @@ pub struct Explore {
     /// The last frames the worker laid out, with the timing kind and root
     /// they are for (shown until those of the current view come).
     pub flame_layout: Option<(u8, u32, Shared<FlameLayout>)>,
-    /// The last comparison of two groups of runs.
-    pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over runs of a statistic other than the mean, once asked for.
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
     /// Why the last export asked for was not made, until closed.
@@ -163,7 +160,6 @@ impl Default for Explore {
             graph_size: (900.0, 600.0),
             flame: FlameView::default(),
             flame_layout: None,
-            comparison: None,
             summary: None,
             export_refused: None,
         }
@@ -320,9 +316,6 @@ impl Reducible for AppState {
                     if run == self.run && (kind, root) == (self.explore.flame.kind, self.explore.flame.root) =>
                 {
                     next.explore.flame_layout = Some((kind, root, Shared::new(*layout)))
-                }
-                Response::Comparison { run, rows } if run == self.run => {
-                    next.explore.comparison = Some(Shared::new(rows))
                 }
                 Response::Summary { run, field, rows } if run == self.run => {
                     next.explore.summary = Some((field, Shared::new(rows)))

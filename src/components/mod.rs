@@ -8,7 +8,6 @@ mod compare_flame;
 mod compare_headline;
 mod compare_paths;
 mod compare_pick;
-mod compare_runs;
 mod compare_screen;
 mod compare_timelines;
 mod data_table;
