@@ -373,8 +373,9 @@ pub enum Response {
         view: Box<CompareView>,
         /// The representative runs' timelines.
         timelines: Option<Box<CompareTimelines>>,
-        /// The differential flame graph, where the format has one.
-        flame: Option<Box<DiffFlame>>,
+        /// The differential flame graphs, one per measure, where the
+        /// format has one (none otherwise).
+        flames: Vec<DiffFlame>,
         /// The runs side A's files hold (before a pick).
         runs_a: usize,
         /// The runs side B's files hold.

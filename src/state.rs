@@ -51,8 +51,9 @@ pub enum Phase {
         view: Shared<CompareView>,
         /// The representative runs' timelines.
         timelines: Option<Shared<CompareTimelines>>,
-        /// The differential flame graph, where the format has one.
-        flame: Option<Shared<DiffFlame>>,
+        /// The differential flame graphs, one per measure, where the
+        /// format has one (none otherwise).
+        flames: Shared<Vec<DiffFlame>>,
         /// The runs side A's and side B's files hold.
         runs: (usize, usize),
         /// The settings it was made with.
@@ -338,13 +339,13 @@ impl Reducible for AppState {
                         .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
                     next.explore.found = Some((key, None));
                 }
-                Response::Compared { run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
+                Response::Compared { run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
                     if run == self.run =>
                 {
                     next.phase = Phase::Compared {
                         view: Shared::new(*view),
                         timelines: timelines.map(|t| Shared::new(*t)),
-                        flame: flame.map(|f| Shared::new(*f)),
+                        flames: Shared::new(flames),
                         runs: (runs_a, runs_b),
                         settings,
                         elapsed_ms,
@@ -544,7 +545,7 @@ mod tests {
             run: 1,
             view: view(),
             timelines: None,
-            flame: None,
+            flames: Vec::new(),
             runs_a: 1,
             runs_b: 1,
             settings,

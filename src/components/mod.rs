@@ -21,6 +21,7 @@ mod heap_chart;
 mod help;
 mod landing;
 mod load_chart;
+mod measure_pick;
 mod path_list;
 mod pipeline_chart;
 mod reading;
