@@ -14,7 +14,7 @@ use longpole_core::model::flame::FlameGraph;
 use longpole_core::model::FormatId;
 use longpole_core::report::compare::{compare_json, keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
-use longpole_core::view::compare_flame::{diff_flame, DiffFlame};
+use longpole_core::view::compare_flame::{diff_flames, DiffFlame};
 use longpole_core::view::compare_timelines::{timelines, CompareTimelines};
 use longpole_core::Analysis;
 use std::cell::RefCell;
@@ -30,8 +30,9 @@ pub struct Compared {
     b: Analysis,
     /// The last comparison, for its export.
     last: Option<Comparison>,
-    /// The differential flame graph, where both sides' format has one.
-    flame: Option<DiffFlame>,
+    /// The differential flame graphs, one per measure, where both sides'
+    /// format has one (none otherwise).
+    flames: Vec<DiffFlame>,
 }
 
 /// The formats whose run view has a flame graph.
@@ -100,15 +101,16 @@ fn compare_sides(a: &Analysis, b: &Analysis, settings: &CompareSettings) -> Resu
 
 impl Compared {
     /// Sides `a` (`None`: the `loaded` run) and `b` of run `run`, not
-    /// compared yet, with their differential flame graph (of the first
-    /// measure: real time, operator time, a trace's time).
+    /// compared yet, with their differential flame graphs (one per
+    /// measure: real, cpu and sys time, context switches; operator time; a
+    /// trace's time).
     pub fn new(run: RunId, a: Option<Analysis>, b: Analysis, loaded: &LoadedRun) -> Compared {
         let flame_a = match &a {
             Some(a) => flame_of(a),
             None => loaded.borrow().as_ref().and_then(|l| l.view.as_ref()?.flame.clone()),
         };
-        let flame = flame_a.zip(flame_of(&b)).and_then(|(fa, fb)| diff_flame(&fa, &fb, 0));
-        Compared { run, a, b, last: None, flame }
+        let flames = flame_a.zip(flame_of(&b)).map_or_else(Vec::new, |(fa, fb)| diff_flames(&fa, &fb));
+        Compared { run, a, b, last: None, flames }
     }
 
     /// Compares the sides with `settings`: the answer for the page; the
@@ -128,8 +130,8 @@ impl Compared {
                 let view = Box::new(CompareView::of(&comparison));
                 self.last = Some(comparison);
                 let elapsed_ms = js_sys::Date::now() - began;
-                let (timelines, flame) = (timelines.map(Box::new), self.flame.clone().map(Box::new));
-                Response::Compared { run: self.run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
+                let (timelines, flames) = (timelines.map(Box::new), self.flames.clone());
+                Response::Compared { run: self.run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
             }
             Err(message) => Response::CompareRefused { run: self.run, message },
         }

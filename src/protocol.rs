@@ -8,7 +8,6 @@
 
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::run::Target;
-use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
@@ -193,19 +192,6 @@ pub enum Request {
         /// The comparison's run.
         run: RunId,
     },
-    /// Two groups of evobench runs compared path by path.
-    Compare {
-        /// The run.
-        run: RunId,
-        /// Group A: indices among the evobench runs.
-        a: Vec<u32>,
-        /// Group B.
-        b: Vec<u32>,
-        /// The timing kind (its index).
-        kind: u8,
-        /// The per-run statistic compared (`mean`, `median`, `p90`...).
-        field: String,
-    },
 }
 
 /// How a comparison of two sides is made: which run of each side, and
@@ -382,13 +368,6 @@ pub enum Response {
         /// One row per path present in every run.
         rows: Vec<StatRow>,
     },
-    /// Two groups of runs compared, biggest impact first.
-    Comparison {
-        /// The run.
-        run: RunId,
-        /// One row per path present in every run.
-        rows: Vec<Change>,
-    },
     /// Two sides compared.
     Compared {
         /// The run.
@@ -397,8 +376,9 @@ pub enum Response {
         view: Box<CompareView>,
         /// The representative runs' timelines.
         timelines: Option<Box<CompareTimelines>>,
-        /// The differential flame graph, where the format has one.
-        flame: Option<Box<DiffFlame>>,
+        /// The differential flame graphs, one per measure, where the
+        /// format has one (none otherwise).
+        flames: Vec<DiffFlame>,
         /// The runs side A's files hold (before a pick).
         runs_a: usize,
         /// The runs side B's files hold.
@@ -488,7 +468,6 @@ impl Response {
             | Response::Flame { run, .. }
             | Response::ExportRefused { run, .. }
             | Response::Summary { run, .. }
-            | Response::Comparison { run, .. }
             | Response::Compared { run, .. }
             | Response::CompareRefused { run, .. }
             | Response::Failed { run, .. }

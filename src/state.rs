@@ -5,7 +5,6 @@ use crate::protocol::{CompareSettings, Progress, Response, RunId, Source};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::analysis::task_key::TaskKey;
-use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::graph_camera::Camera;
@@ -52,8 +51,9 @@ pub enum Phase {
         view: Shared<CompareView>,
         /// The representative runs' timelines.
         timelines: Option<Shared<CompareTimelines>>,
-        /// The differential flame graph, where the format has one.
-        flame: Option<Shared<DiffFlame>>,
+        /// The differential flame graphs, one per measure, where the
+        /// format has one (none otherwise).
+        flames: Shared<Vec<DiffFlame>>,
         /// The runs side A's and side B's files hold.
         runs: (usize, usize),
         /// The settings it was made with.
@@ -125,8 +125,6 @@ pub struct Explore {
     /// The last frames the worker laid out, with the timing kind and root
     /// they are for (shown until those of the current view come).
     pub flame_layout: Option<(u8, u32, Shared<FlameLayout>)>,
-    /// The last comparison of two groups of runs.
-    pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over runs of a statistic other than the mean, once asked for.
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
     /// Why the last export asked for was not made, until closed.
@@ -163,7 +161,6 @@ impl Default for Explore {
             graph_size: (900.0, 600.0),
             flame: FlameView::default(),
             flame_layout: None,
-            comparison: None,
             summary: None,
             export_refused: None,
         }
@@ -321,9 +318,6 @@ impl Reducible for AppState {
                 {
                     next.explore.flame_layout = Some((kind, root, Shared::new(*layout)))
                 }
-                Response::Comparison { run, rows } if run == self.run => {
-                    next.explore.comparison = Some(Shared::new(rows))
-                }
                 Response::Summary { run, field, rows } if run == self.run => {
                     next.explore.summary = Some((field, Shared::new(rows)))
                 }
@@ -345,13 +339,13 @@ impl Reducible for AppState {
                         .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
                     next.explore.found = Some((key, None));
                 }
-                Response::Compared { run, view, timelines, flame, runs_a, runs_b, settings, elapsed_ms }
+                Response::Compared { run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
                     if run == self.run =>
                 {
                     next.phase = Phase::Compared {
                         view: Shared::new(*view),
                         timelines: timelines.map(|t| Shared::new(*t)),
-                        flame: flame.map(|f| Shared::new(*f)),
+                        flames: Shared::new(flames),
                         runs: (runs_a, runs_b),
                         settings,
                         elapsed_ms,
@@ -551,7 +545,7 @@ mod tests {
             run: 1,
             view: view(),
             timelines: None,
-            flame: None,
+            flames: Vec::new(),
             runs_a: 1,
             runs_b: 1,
             settings,

@@ -18,11 +18,9 @@ use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::flame::{folded, folded_len};
 use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
 use longpole_core::export::run::{export, Target};
-use longpole_core::formats::evobench::analysis::Field;
 use longpole_core::formats::evobench::export::{statistics_csv, statistics_xlsx};
-use longpole_core::formats::evobench::report::{analysis_comparison, runs};
+use longpole_core::formats::evobench::report::runs;
 use longpole_core::formats::evobench::view::summary_rows;
-use longpole_core::formats::evobench::TimingKind;
 use longpole_core::layout::{flame, graph};
 use longpole_core::memory_budget::{mib, shell_quote, MemoryBudget, WASM_LIMIT};
 use longpole_core::model::TaskId;
@@ -170,23 +168,9 @@ fn answer(loaded: &Shared, request: Request) {
             let rows = summary_rows(&l.analysis, field.parse().unwrap_or_default());
             Response::Summary { run, field, rows }
         }
-        Request::Compare { run, a, b, kind, field } if run == l.run => {
-            // As for `Summary`: an unknown statistic is the mean.
-            let field: Field = field.parse().unwrap_or_default();
-            let idx = |v: &[u32]| v.iter().map(|&i| i as usize).collect::<Vec<_>>();
-            Response::Comparison {
-                run,
-                rows: analysis_comparison(&l.analysis, &idx(&a), &idx(&b), timing_kind(kind), field),
-            }
-        }
         _ => return,
     };
     post(&response);
-}
-
-/// The timing kind with index `i` (real time when out of range).
-fn timing_kind(i: u8) -> TimingKind {
-    TimingKind::ALL.get(usize::from(i)).copied().unwrap_or(TimingKind::Real)
 }
 
 /// Starts the worker: listens for requests, says it is ready and warms up

@@ -2,8 +2,10 @@
 //! each coloured by the change of its total since A (red slower, blue
 //! faster, green new), outlined where its self time changed too; a
 //! minimum change hides noise (a change under it, or under the relative
-//! threshold, is drawn grey). A click shows a frame's numbers.
+//! threshold, is drawn grey). A click shows a frame's numbers. The measure
+//! (real, cpu, sys time…) is picked as on the run's flame graph.
 
+use super::measure_pick::MeasurePick;
 use longpole_core::model::flame::Unit;
 use longpole_core::view::compare_flame::{DiffFlame, DiffFrame};
 use wasm_bindgen::JsCast;
@@ -13,8 +15,8 @@ use yew::prelude::*;
 /// Properties of [`CompareFlame`].
 #[derive(Properties, PartialEq)]
 pub struct CompareFlameProps {
-    /// The frames.
-    pub flame: crate::shared::Shared<DiffFlame>,
+    /// One graph per measure (at least one).
+    pub flames: crate::shared::Shared<Vec<DiffFlame>>,
     /// The comparison's absolute threshold, ms: the cut-off at first.
     pub min_delta_ms: f64,
     /// The comparison's relative threshold.
@@ -85,9 +87,21 @@ fn numbers(f: &DiffFrame, unit: Unit) -> String {
 /// The differential flame graph.
 #[component]
 pub fn CompareFlame(props: &CompareFlameProps) -> Html {
-    let f = &props.flame;
     let cutoff_ms = use_state(|| props.min_delta_ms);
     let selected = use_state(|| None::<usize>);
+    let measure = use_state(|| 0usize);
+    // Another comparison may have fewer measures: the first then.
+    let m = if *measure < props.flames.len() { *measure } else { 0 };
+    let Some(f) = props.flames.get(m) else { return html! {} };
+    let measures: Vec<(AttrValue, AttrValue)> =
+        props.flames.iter().map(|f| (f.name.clone().into(), f.measure.clone().into())).collect();
+    let pick = {
+        let (measure, selected) = (measure.clone(), selected.clone());
+        Callback::from(move |i: usize| {
+            measure.set(i);
+            selected.set(None);
+        })
+    };
     let cutoff = from_ms(*cutoff_ms, f.unit);
     let on_cutoff = {
         let cutoff_ms = cutoff_ms.clone();
@@ -115,6 +129,9 @@ pub fn CompareFlame(props: &CompareFlameProps) -> Html {
     html! {
         <section class="compare-flame" data-testid="compare-flame">
             <h3>{ format!("Differential flame graph · {} · widths from B", f.measure) }</h3>
+            if measures.len() > 1 {
+                <MeasurePick {measures} on={m} hook="compare-flame-kind-" {pick} />
+            }
             <p class="muted">
                 <label>{ format!("hide changes under ({unit_label}) ") }
                     <input type="text" inputmode="decimal" size="8" value={(*cutoff_ms).to_string()} onchange={on_cutoff}
@@ -127,7 +144,8 @@ pub fn CompareFlame(props: &CompareFlameProps) -> Html {
                 ) }
             </p>
             if let Some(frame) = selected.and_then(|i| f.frames.get(i)) {
-                <p data-testid="compare-flame-selected">{ numbers(frame, f.unit) }</p>
+                <p data-testid="compare-flame-selected" data-path={frame.path.clone()} data-b-total={frame.b_total.to_string()}
+                    data-a-total={frame.a_total.map(|a| a.to_string())}>{ numbers(frame, f.unit) }</p>
             }
             <svg class="compare-flame-svg" viewBox={format!("0 0 {WIDTH} {height}")} width="100%" {onclick} role="img"
                 aria-label="Differential flame graph">

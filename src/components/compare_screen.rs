@@ -29,8 +29,9 @@ pub struct CompareScreenProps {
     pub view: Shared<CompareView>,
     /// The representative runs' timelines.
     pub timelines: Option<Shared<CompareTimelines>>,
-    /// The differential flame graph, where the format has one.
-    pub flame: Option<Shared<DiffFlame>>,
+    /// The differential flame graphs, one per measure, where the format
+    /// has one (none otherwise).
+    pub flames: Shared<Vec<DiffFlame>>,
     /// The runs side A's and side B's files hold.
     pub runs: (usize, usize),
     /// The settings it was made with.
@@ -174,8 +175,8 @@ pub fn CompareScreen(props: &CompareScreenProps) -> Html {
             if let Some(t) = props.timelines.clone() {
                 <CompareTimelinesView timelines={t} />
             }
-            if let Some(f) = props.flame.clone() {
-                <CompareFlame flame={f} min_delta_ms={v.min_delta_ms} min_relative={v.min_relative} />
+            if !props.flames.is_empty() {
+                <CompareFlame flames={props.flames.clone()} min_delta_ms={v.min_delta_ms} min_relative={v.min_relative} />
             }
             <div class="tables-bar">
                 <input type="search" class="search" placeholder="Search keys and statuses" aria-label="Search the keys"

@@ -4,6 +4,7 @@
 //! frame; the breadcrumb zooms out. The worker keeps the graph and sends
 //! the frames laid out, with what they show ([`FlameLayout`]).
 
+use super::measure_pick::MeasurePick;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
@@ -48,13 +49,9 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
     let Some(measure) = layout.measures.get(m) else { return html! {} };
     let show = |v: Option<u64>| v.map_or("-".to_owned(), |v| measure.unit.show(v));
     let set = |view: FlameView| props.dispatch.reform(move |_: MouseEvent| Action::Flame(view));
-    let kinds = layout.measures.iter().enumerate().map(|(i, k)| {
-        let on = i == m;
-        html! {
-            <button class={classes!("button", on.then_some("on"))} onclick={set(FlameView { kind: i as u8, root: 0, ..f })}
-                data-testid={format!("flame-kind-{}", k.name)}>{ &k.title }</button>
-        }
-    });
+    let measures: Vec<(AttrValue, AttrValue)> =
+        layout.measures.iter().map(|k| (k.name.clone().into(), k.title.clone().into())).collect();
+    let pick = props.dispatch.reform(move |i: usize| Action::Flame(FlameView { kind: i as u8, root: 0, ..f }));
     let (worker, run) = (props.worker.clone(), props.run);
     let export_svg = {
         let worker = worker.clone();
@@ -116,7 +113,7 @@ pub fn FlameGraph(props: &FlameGraphProps) -> Html {
     html! {
         <div class="flame-view">
             <div class="toolbar">
-                <div class="segmented" role="group" aria-label="Timing kind">{ for kinds }</div>
+                <MeasurePick {measures} on={m} hook="flame-kind-" {pick} />
                 <div class="segmented" role="group" aria-label="Direction">
                     <button class={classes!("button", (!f.icicle).then_some("on"))} onclick={set(FlameView { icicle: false, ..f })}
                         data-testid="flame-direction-flame" title="The run at the bottom, callees above">{ "flame" }</button>

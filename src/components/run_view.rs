@@ -155,7 +155,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
         Tab::Tables => html! {
-            <Tables run={props.run} view={v.clone()} comparison={e.comparison.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
+            <Tables run={props.run} view={v.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
                 selected={e.selected} only={e.only_table.clone().map(AttrValue::from)} dispatch={props.dispatch.clone()} />
         },
         Tab::Flame if v.has_flame => html! {

@@ -1,18 +1,15 @@
 //! The report as tables, as the run's view describes them (each format
 //! makes its own in the core); one search filters them all. evobench runs
-//! add what the page asked for: another summary, a comparison.
+//! add what the page asked for: another summary.
 
-use super::compare_runs::CompareRuns;
 use super::data_table::DataTable;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use crate::state::Action;
-use longpole_core::formats::evobench::analysis::Change;
 use longpole_core::formats::evobench::tables::{tables as evobench_tables, SUMMARY_FIELDS};
 use longpole_core::formats::evobench::view::StatRow;
-use longpole_core::formats::evobench::TimingKind;
 use longpole_core::numbers::duration_label;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -24,11 +21,9 @@ pub struct TablesProps {
     pub run: RunId,
     /// The run.
     pub view: Shared<Shown>,
-    /// The last comparison of evobench runs.
-    pub comparison: Option<Shared<Vec<Change>>>,
     /// The summary over evobench runs of another statistic than the mean.
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
-    /// The worker (evobench exports and comparisons).
+    /// The worker (evobench exports and summaries).
     pub worker: AnalysisWorker,
     /// The selected task.
     pub selected: Option<u32>,
@@ -53,16 +48,10 @@ pub fn Tables(props: &TablesProps) -> Html {
     let v = &props.view;
     let (failed, tests, run) = v.totals;
     let pct = |x: i64| if run == 0 { 100.0 } else { x as f64 * 100.0 / run as f64 };
-    let compared_kind = use_state(|| TimingKind::Real);
-    // evobench's comparison and other summaries come after the view: its
-    // tables are made again with them.
-    let asked = props.comparison.is_some() || props.summary.is_some();
-    let list = match v.evobench.as_ref().filter(|_| asked) {
-        Some(e) => evobench_tables(
-            e,
-            props.comparison.as_deref().map(|c| (c.as_slice(), *compared_kind)),
-            props.summary.as_ref().map(|(f, rows)| (f.as_str(), rows.as_slice())),
-        ),
+    // evobench's other summaries come after the view: its tables are made
+    // again with them.
+    let list = match v.evobench.as_ref().zip(props.summary.as_ref()) {
+        Some((e, (f, rows))) => evobench_tables(e, Some((f.as_str(), rows.as_slice()))),
         None => v.tables.clone(),
     };
     let mut list = list;
@@ -115,9 +104,10 @@ pub fn Tables(props: &TablesProps) -> Html {
                     </label>
                 </p>
             }
-            if let Some(e) = v.evobench.as_ref().filter(|e| e.runs.len() > 1) {
-                <CompareRuns run={props.run} runs={e.runs.clone()} worker={props.worker.clone()}
-                    on_compare={Callback::from(move |k| compared_kind.set(k))} />
+            if v.evobench.as_ref().is_some_and(|e| e.runs.len() > 1) {
+                <p class="muted" data-testid="compare-groups-hint">
+                    { "To compare two groups of runs, open group A's logs and pick group B's with Compare with… (C): each path's time per run, tested (Welch's t-test or a permutation test, Benjamini–Hochberg, the minimum detectable effect), as longpole compare does." }
+                </p>
             }
             if !v.cache_line.is_empty() {
                 <p class="cache" data-testid="cache-line">{ &v.cache_line }</p>

@@ -4,7 +4,7 @@
 // A and B on the landing page (with the two timelines' linked selection),
 // and kati's ninja log build 2 against build 3
 // through "Compare with…" on the loaded log, then a pick of runs; and the
-// two evobench logs, with their differential flame graph.
+// two evobench logs, with their differential flame graph in each measure.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +18,26 @@ import { CORPUS, openApp, ROOT } from './harness.mjs';
 function cliCompare(a, b) {
   const args = ['run', '--quiet', '-p', 'longpole-cli', '--', 'compare', ...a, '--vs', ...b, '--format', 'json'];
   return JSON.parse(execFileSync('cargo', args, { cwd: ROOT, maxBuffer: 256 << 20 }).toString());
+}
+
+/**
+ * The evobench statistics of `file` as `longpole export --to csv` writes
+ * them: each `A:` path's sum by `kind path` (`cpu_us A:thread`).
+ */
+function cliStatistics(file) {
+  const dir = mkdtempSync(join(tmpdir(), 'longpole-statistics-'));
+  try {
+    const out = join(dir, 'statistics.csv');
+    execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'export', '--to', 'csv', '-o', out, file], { cwd: ROOT });
+    const sums = new Map();
+    for (const line of readFileSync(out, 'utf8').split('\n').slice(1)) {
+      const [kind, mode, path, , sum] = line.split(',');
+      if (mode === 'A' && sum !== '') sums.set(`${kind} ${path}`, Number(sum));
+    }
+    return sums;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Writes one run of a simulated build (300 nodes, a slot for each) into `dir`. */
@@ -124,7 +144,10 @@ test('kati build 2 against build 3 through "Compare with…" and a pick of runs'
     await app.page.getByTestId('compare-ready').waitFor();
     // All three builds a side at first: tested, with the under-5-runs warning.
     assert.match(await app.page.getByTestId('compare-warnings').textContent(), /fewer than 5 runs a side \(3 and 3\)/);
-    assert.equal(await app.page.getByTestId('table-compare-tasks').locator('thead th').count(), 15);
+    // 9 columns, then the tests' 7 (p, q, test, Welch p, interval, MDE, verdict).
+    const headers = app.page.getByTestId('table-compare-tasks').locator('thead th');
+    assert.equal(await headers.count(), 16);
+    assert.ok((await headers.allTextContents()).some((h) => h.startsWith('Welch p')));
     await app.page.getByTestId('compare-pick-a').selectOption('2');
     await app.page.getByTestId('compare-pick-b').selectOption('3');
     await app.page.getByTestId('compare-apply').click();
@@ -160,6 +183,23 @@ test('two evobench logs compare as the CLI compares them, with a differential fl
     assert.ok((await frames.count()) > 1, 'B\'s frames are drawn');
     await frames.nth(1).locator('rect').dispatchEvent('click');
     assert.match(await app.page.getByTestId('compare-flame-selected').textContent(), /total|only in B/);
+    // The measure is picked as on the run's flame graph; a frame's totals
+    // in each measure are the evaluator's sums of its path on each side
+    // (`longpole export --to csv`: kind, mode, path, count, sum).
+    const sums = [cliStatistics(a), cliStatistics(b)];
+    const selected = app.page.getByTestId('compare-flame-selected');
+    const heading = app.page.getByTestId('compare-flame').locator('h3');
+    for (const [name, title] of [['real_ns', 'real time'], ['cpu_us', 'cpu time'], ['sys_us', 'sys time']]) {
+      await app.page.getByTestId(`compare-flame-kind-${name}`).click();
+      await app.page.waitForFunction((t) => document.querySelector('[data-testid="compare-flame"] h3')?.textContent.includes(t), title);
+      assert.match(await heading.textContent(), new RegExp(title));
+      await frames.nth(2).locator('rect').dispatchEvent('click');
+      const path = await selected.getAttribute('data-path');
+      assert.equal(path, 'A:thread > main|main');
+      assert.equal(Number(await selected.getAttribute('data-a-total')), sums[0].get(`${name} ${path}`), `${name}: A`);
+      assert.equal(Number(await selected.getAttribute('data-b-total')), sums[1].get(`${name} ${path}`), `${name}: B`);
+    }
+    assert.notEqual(sums[1].get('real_ns A:thread > main|main'), sums[1].get('cpu_us A:thread > main|main'));
     await app.page.screenshot({ path: '/tmp/longpole-compare-evobench.png', fullPage: true });
     assert.deepEqual(app.errors, []);
   } finally {

@@ -64,7 +64,7 @@ test('an evobench log shows its flame graph and the evaluator\'s statistics', as
   }
 });
 
-test('two runs dropped together are summarised and compared path by path', async () => {
+test('two runs dropped together are summarised, and pointed to Compare with… for groups', async () => {
   const app = await openApp();
   try {
     await app.page.getByTestId('sample-evobench-two-runs').click();
@@ -76,9 +76,9 @@ test('two runs dropped together are summarised and compared path by path', async
     // The summary over another per-run statistic.
     await app.page.getByTestId('summary-field').selectOption('median');
     await app.page.getByTestId('table-summary').locator('h3', { hasText: 'medians' }).waitFor();
-    await app.page.getByTestId('compare-go').click();
-    await app.page.getByTestId('table-comparison').waitFor();
-    assert.ok(await app.page.getByTestId('table-comparison').locator('tbody tr').count() > 0);
+    // Two groups of runs compare as any runs do: "Compare with…" (tests/e2e/compare.test.mjs).
+    assert.match(await app.page.getByTestId('compare-groups-hint').textContent(), /Compare with…/);
+    assert.equal(await app.page.getByTestId('compare-with').count(), 1);
     assert.deepEqual(app.errors, []);
   } finally {
     await app.close();

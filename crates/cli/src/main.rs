@@ -9,7 +9,6 @@ mod read;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use longpole_core::export::run::Target;
-use longpole_core::formats::evobench::analysis::Field;
 use longpole_core::formats::evobench::report as evobench;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::show::show;
@@ -48,17 +47,11 @@ enum Command {
         /// Output as text or JSON.
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
-        /// evobench: runs of a second group, compared against the FILES
-        /// (change per path, 95 % interval, Welch's t-test).
-        #[arg(long, num_args = 1..)]
-        group_b: Vec<PathBuf>,
-        /// evobench: the per-run statistic runs are compared on (mean,
-        /// median, sum, count, stdev, p90 …).
-        #[arg(long, default_value = "mean")]
-        field: Field,
-        /// evobench: the timing kind runs are compared on (real, cpu, sys, ctx).
-        #[arg(long, default_value = "real")]
-        kind: TimingKind,
+        /// Runs of a second group (after), compared against the FILES
+        /// (before): the same as `compare FILES --vs GROUP_B`, whose output
+        /// this prints instead of the report (kept for evobench's groups).
+        #[arg(long, num_args = 1.., conflicts_with = "graph")]
+        group_b: Vec<String>,
     },
     /// Write a run in another tool's format: a Chrome trace (Perfetto,
     /// chrome://tracing), a speedscope file, folded stacks (inferno,
@@ -173,34 +166,19 @@ fn run(cli: Cli) -> Result<()> {
     // Independent computations (a report's analyses, a trace's threads) run at once on two threads.
     let join: report::Join<'_> = if threads > 1 { &both } else { &report::in_turn };
     match cli.command {
-        Command::Analyze { files, graph, format, group_b, field, kind } => {
-            let paths: Vec<&Path> = files.iter().chain(&group_b).chain(&graph).map(PathBuf::as_path).collect();
+        Command::Analyze { files, group_b, format, .. } if !group_b.is_empty() => {
+            let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            compare_command(&files, &group_b, format, &compare::Options::default(), threads, join)?
+        }
+        Command::Analyze { files, graph, format, .. } => {
+            let paths: Vec<&Path> = files.iter().chain(&graph).map(PathBuf::as_path).collect();
             let mut inputs = read_all(&paths)?;
             includes::read_includes(&mut inputs, &paths, threads)?;
             let analysis = reconcile_with(inputs, join);
-            let comparison = if group_b.is_empty() {
-                None
-            } else {
-                let runs = evobench::runs(&analysis).len();
-                if runs != files.len() + group_b.len() {
-                    bail!("--group-b compares evobench logs: {runs} of the {} files are", files.len() + group_b.len());
-                }
-                let (a, b): (Vec<usize>, Vec<usize>) = ((0..files.len()).collect(), (files.len()..runs).collect());
-                Some(evobench::analysis_comparison(&analysis, &a, &b, kind, field))
-            };
             match format {
-                OutputFormat::Text => {
-                    let mut text = report::analysis_text_with(&analysis, join);
-                    if let Some(c) = &comparison {
-                        text.push_str(&evobench::comparison_text(kind, field, c));
-                    }
-                    emit(&text)?
-                }
+                OutputFormat::Text => emit(&report::analysis_text_with(&analysis, join))?,
                 OutputFormat::Json => {
-                    let mut json = report::analysis_json_with(&analysis, join);
-                    if let Some(c) = &comparison {
-                        json["evobench_comparison"] = evobench::comparison_json(kind, field, c);
-                    }
+                    let json = report::analysis_json_with(&analysis, join);
                     emit(&(serde_json::to_string_pretty(&json)? + "\n"))?
                 }
             }
@@ -259,35 +237,7 @@ fn run(cli: Cli) -> Result<()> {
             let opts = compare::Options::default()
                 .with_min_delta(min_delta_ms.map(|ms| (ms * 1e6).round() as i64))
                 .with_min_relative(min_relative / 100.0);
-            // Both sides' files are read side by side, then each side is
-            // reconciled, keyed and digested beside the other.
-            let (paths_a, picks_a): (Vec<PathBuf>, Vec<Option<usize>>) = files.iter().map(|s| run_spec(s)).unzip();
-            let (paths_b, picks_b): (Vec<PathBuf>, Vec<Option<usize>>) = vs.iter().map(|s| run_spec(s)).unzip();
-            let mut inputs_a = read_all(&paths_a.iter().chain(&paths_b).map(PathBuf::as_path).collect::<Vec<_>>())?;
-            let inputs_b = inputs_a.split_off(paths_a.len());
-            let (mut a, mut b) = (None, None);
-            let (mut inputs_a, mut inputs_b) = (Some(inputs_a), Some(inputs_b));
-            join(&mut || a = inputs_a.take().map(|i| reconcile_with(i, join)), &mut || {
-                b = inputs_b.take().map(|i| reconcile_with(i, join))
-            });
-            let (Some(a), Some(b)) = (a, b) else { bail!("a side was not read") };
-            let (mut keys_a, mut keys_b) = (Vec::new(), Vec::new());
-            join(&mut || keys_a = report::compare::keys_of(&a), &mut || keys_b = report::compare::keys_of(&b));
-            let runs_a = report::compare::runs_of(&a, &keys_a, &|i| picks_a[i]).map_err(anyhow::Error::msg)?;
-            let runs_b = report::compare::runs_of(&b, &keys_b, &|i| picks_b[i]).map_err(anyhow::Error::msg)?;
-            let Some(c) = compare::compare_with(&runs_a, &runs_b, &opts, join) else {
-                bail!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" });
-            };
-            match format {
-                OutputFormat::Text => emit(&report::compare::compare_text(&c))?,
-                OutputFormat::Json => {
-                    emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c)?)? + "\n"))?
-                }
-            }
-            // As for `analyze`: the process ends here, nothing is freed one by one.
-            std::mem::forget(c);
-            std::mem::forget((runs_a, runs_b));
-            std::mem::forget((keys_a, keys_b, a, b));
+            compare_command(&files, &vs, format, &opts, threads, join)?
         }
         Command::Dump { files, mal_statements: true, .. } => {
             for f in &files {
@@ -328,6 +278,47 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// `longpole compare FILES --vs VS` (and `analyze FILES --group-b VS`):
+/// both sides read, compared with `opts`, and printed in `format`.
+fn compare_command(
+    files: &[String],
+    vs: &[String],
+    format: OutputFormat,
+    opts: &compare::Options,
+    threads: usize,
+    join: report::Join<'_>,
+) -> Result<()> {
+    // Both sides' files are read side by side, then each side is
+    // reconciled, keyed and digested beside the other.
+    let (paths_a, picks_a): (Vec<PathBuf>, Vec<Option<usize>>) = files.iter().map(|s| run_spec(s)).unzip();
+    let (paths_b, picks_b): (Vec<PathBuf>, Vec<Option<usize>>) = vs.iter().map(|s| run_spec(s)).unzip();
+    let mut inputs_a =
+        read::read_all(&paths_a.iter().chain(&paths_b).map(PathBuf::as_path).collect::<Vec<_>>(), threads, false)?;
+    let inputs_b = inputs_a.split_off(paths_a.len());
+    let (mut a, mut b) = (None, None);
+    let (mut inputs_a, mut inputs_b) = (Some(inputs_a), Some(inputs_b));
+    join(&mut || a = inputs_a.take().map(|i| reconcile_with(i, join)), &mut || {
+        b = inputs_b.take().map(|i| reconcile_with(i, join))
+    });
+    let (Some(a), Some(b)) = (a, b) else { bail!("a side was not read") };
+    let (mut keys_a, mut keys_b) = (Vec::new(), Vec::new());
+    join(&mut || keys_a = report::compare::keys_of(&a), &mut || keys_b = report::compare::keys_of(&b));
+    let runs_a = report::compare::runs_of(&a, &keys_a, &|i| picks_a[i]).map_err(anyhow::Error::msg)?;
+    let runs_b = report::compare::runs_of(&b, &keys_b, &|i| picks_b[i]).map_err(anyhow::Error::msg)?;
+    let Some(c) = compare::compare_with(&runs_a, &runs_b, opts, join) else {
+        bail!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" });
+    };
+    match format {
+        OutputFormat::Text => emit(&report::compare::compare_text(&c))?,
+        OutputFormat::Json => emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c)?)? + "\n"))?,
+    }
+    // As for `analyze`: the process ends here, nothing is freed one by one.
+    std::mem::forget(c);
+    std::mem::forget((runs_a, runs_b));
+    std::mem::forget((keys_a, keys_b, a, b));
     Ok(())
 }
 

@@ -1,7 +1,8 @@
 //! Comparisons of real files, checked against what other tools computed
 //! from the same files: the kati ninja log's builds 2 and 3 against
 //! ninjatracing's trace of it, the two evobench logs against the evobench
-//! evaluator's statistics, and a MonetDB MAL execution against itself with
+//! evaluator's statistics (also as two groups of runs, with Welch's test),
+//! and a MonetDB MAL execution against itself with
 //! jitter and one slowed instruction (what must be found is what was done
 //! to it).
 
@@ -123,6 +124,54 @@ fn the_two_evobench_logs_compare_on_the_evaluator_s_paths_and_sums() {
     };
     assert_eq!(c.matched + c.only_a, keys(&ra));
     assert_eq!(c.matched + c.only_b, keys(&rb));
+}
+
+/// Two groups of evobench runs, as evobench's own group comparison (now
+/// `analyze --group-b`) compared them: group A is the old log twice and
+/// the current one, group B the current log twice and the old one. Per
+/// path, with `x` the old log's sum and `y` the current one's (the
+/// evaluator's), A's mean is (2x + y) / 3 and B's (2y + x) / 3; each
+/// group's variance is (x − y)² / 3, so Welch's t is ±1/√2 on 4 degrees
+/// of freedom whatever x and y, and its two-sided p is exactly 14/27
+/// (Student's t with 4 degrees of freedom has a closed-form distribution:
+/// F(t) = 1/2 + 3/8 · s (1 − s²/12), s = t / √(1 + t²/4) = 2/3).
+#[test]
+fn two_groups_of_evobench_runs_give_the_evaluator_s_means_and_welch_s_p() {
+    let (old, current) =
+        (corpus("evobench/bench-v1-sum_of_fibs.log"), corpus("evobench/generated-current-format/evobench.log.zstd"));
+    let group = |logs: [(&str, &[u8]); 3]| {
+        longpole_core::reconcile(logs.iter().map(|(n, b)| read_bytes(n, b, usize::MAX).unwrap()).collect())
+    };
+    let (o, c) = (("old.log", old.as_slice()), ("current.log.zstd", current.as_slice()));
+    let (a, b) = (group([o, o, c]), group([c, c, o]));
+    let cmp = compared(&a, None, &b, None);
+    assert_eq!((cmp.runs.a.len(), cmp.runs.b.len()), (3, 3));
+    let ra = evaluator("evobench/reference/bench-v1-sum_of_fibs.log.real-time.json");
+    let rb = evaluator("evobench/reference/evobench.log.zstd.real-time.json");
+    let mut checked = 0;
+    for t in &cmp.tasks {
+        let (Some((_, Some(x))), Some((_, Some(y)))) = (ra.get(&t.key), rb.get(&t.key)) else { continue };
+        let (x, y) = (*x as f64 / 1e6, *y as f64 / 1e6);
+        let (a_ms, b_ms) = (t.a_ms.unwrap(), t.b_ms.unwrap());
+        assert!((a_ms - (2.0 * x + y) / 3.0).abs() < 1e-6, "{}: A's mean {a_ms}, x {x}, y {y}", t.key);
+        assert!((b_ms - (2.0 * y + x) / 3.0).abs() < 1e-6, "{}: B's mean {b_ms}", t.key);
+        assert!((t.delta_ms - (y - x) / 3.0).abs() < 1e-6, "{}", t.key);
+        if x == y {
+            assert_eq!(t.welch_p, None, "{}: no spread, no test", t.key);
+        } else {
+            let p = t.welch_p.unwrap_or_else(|| panic!("{}: no Welch p", t.key));
+            assert!((p - 14.0 / 27.0).abs() < 1e-9, "{}: Welch p {p}", t.key);
+            checked += 1;
+        }
+    }
+    // Every timed path of the evaluator's that both logs have and differ on.
+    let both = ra
+        .iter()
+        .filter(|(k, (_, x))| k.starts_with("N:") && x.is_some_and(|x| rb.get(*k).is_some_and(|(_, y)| *y != Some(x))))
+        .filter(|(k, _)| rb.get(*k).is_some_and(|(_, y)| y.is_some()))
+        .count();
+    assert!(both > 0);
+    assert_eq!(checked, both);
 }
 
 /// The MAL trace with each done event moved by a jitter of up to 150 µs

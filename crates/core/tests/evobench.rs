@@ -3,7 +3,7 @@
 //! report (text and JSON) and the model snapshotted and the same at every
 //! chunk size, and the flame graph, the exports and the several-runs level.
 
-use longpole_core::formats::evobench::analysis::{compare, summary, Field, FlameGraph, PathMode, Table};
+use longpole_core::formats::evobench::analysis::{summary, Field, FlameGraph, PathMode, Table};
 use longpole_core::formats::evobench::reconcile::EvobenchRun;
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::ingest::read_bytes;
@@ -117,7 +117,7 @@ fn the_flame_graph_has_self_times_and_a_hottest_path() {
 }
 
 #[test]
-fn several_runs_summarise_and_compare() {
+fn several_runs_summarise() {
     let (old, current) = (table(OLD), table(CURRENT));
     let tables = [&old, &current, &old, &current];
     let rows = summary(&tables, Field::Mean);
@@ -128,8 +128,4 @@ fn several_runs_summarise_and_compare() {
     let main = rows.iter().find(|r| r.path == "main|main").unwrap();
     let s = main.stats[0].as_ref().unwrap();
     assert_eq!((s.count, s.percentile(0), s.percentile(100)), (4, 1_095_123_663, 10_398_060_212));
-    let changes = compare(&tables, &[0, 2], &[1, 3], TimingKind::Real, Field::Mean);
-    let top = &changes[0];
-    assert!(changes.windows(2).all(|w| w[0].impact >= w[1].impact));
-    assert!(top.significant && top.p == Some(0.0) && top.change > 0.0, "{top:?}");
 }

@@ -5,7 +5,6 @@
 //! exports and dumps) without a panic, and give the same result at any
 //! chunk size.
 
-use longpole_core::formats::evobench::analysis::{compare, Field};
 use longpole_core::formats::evobench::TimingKind;
 use longpole_core::formats::ghc_eventlog::decode::decode;
 use longpole_core::formats::ghc_eventlog::show::show;
@@ -56,8 +55,11 @@ fn run(data: &[u8], chunk: usize) -> String {
                 }
                 exports += &longpole_core::formats::evobench::export::statistics_csv(&run.table);
                 longpole_core::formats::evobench::export::statistics_xlsx(&run.table).unwrap();
-                let tables = [&run.table, &run.table];
-                let _ = compare(&tables, &[0], &[1], TimingKind::Real, Field::Median);
+            }
+            // Two groups of runs: the log against itself, as any runs compare.
+            let keys = longpole_core::report::compare::keys_of(&analysis);
+            if let Ok(runs) = longpole_core::report::compare::runs_of(&analysis, &keys, &|_| None) {
+                let _ = longpole_core::compare::compare(&runs, &runs, &Default::default());
             }
             for d in &analysis.datasets {
                 let index = TimelineIndex::new(&d.model);

@@ -163,6 +163,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             newly_critical: in_b && !in_a && newly_critical(k),
             b_key: original.get(k).map(|s| (*s).to_owned()),
             p: v.p,
+            welch_p: v.welch_p,
             test: v.test,
             q: v.q,
             relative_ci: v.relative_ci,

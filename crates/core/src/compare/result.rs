@@ -147,6 +147,11 @@ pub struct TaskChange {
     /// Several runs a side: the test's p-value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p: Option<f64>,
+    /// Two runs or more a side with some spread: Welch's two-sided t-test
+    /// of the per-run times as measured (before the speed factor),
+    /// whichever test decided; what evobench's group comparison gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub welch_p: Option<f64>,
     /// Several runs a side: the test used (`welch` or `permutation`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub test: Option<&'static str>,

@@ -134,6 +134,8 @@ pub struct Verdict {
     pub b_ms: Option<f64>,
     /// The test's p-value.
     pub p: Option<f64>,
+    /// Welch's test of the times as measured (see `TaskChange::welch_p`).
+    pub welch_p: Option<f64>,
     /// Which test.
     pub test: Option<&'static str>,
     /// After Benjamini–Hochberg.
@@ -165,6 +167,7 @@ pub fn verdicts(keys: &[(&str, KeyRuns)], opts: &Options, min_delta_ms: f64, fac
             if several && v.status == "within-noise" {
                 let va = values(r.a());
                 let vb: Vec<f64> = values(r.b()).iter().map(|x| x / factor).collect();
+                v.welch_p = stats::welch(&va, &values(r.b())).map(|(p, _)| p);
                 let ties = has_ties(&va) || has_ties(&vb);
                 let mut rng = Rng::new(hash_bytes(k.as_bytes()));
                 let (p, test) = match stats::welch(&va, &vb) {

@@ -109,7 +109,7 @@ pub struct PathStep {
 /// The table's columns; with several runs a side, [`TEST_COLUMNS`] follow.
 const COLUMNS: &[&str] = &["#", "key", "status", "path", "A", "B", "Δ", "Δ %", "on wall"];
 /// The tests' columns.
-const TEST_COLUMNS: &[&str] = &["p", "q", "test", "Δ % 95% CI", "MDE", "verdict"];
+const TEST_COLUMNS: &[&str] = &["p", "q", "test", "Welch p", "Δ % 95% CI", "MDE", "verdict"];
 
 /// A duration in ms (sorted by its value; empty when missing).
 fn ms_cell(ms: Option<f64>, show: fn(f64) -> String) -> Cell {
@@ -155,6 +155,7 @@ fn row(t: &TaskChange, tests: bool) -> Row {
             opt_number(t.p, |p| format!("{p:.3}")),
             opt_number(t.q, |q| format!("{q:.3}")),
             text(t.test.unwrap_or("")),
+            opt_number(t.welch_p, |p| format!("{p:.3}")),
             t.relative_ci.map_or_else(
                 || text(""),
                 |[lo, hi]| Cell {

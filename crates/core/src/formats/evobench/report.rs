@@ -1,13 +1,12 @@
-//! The report of evobench runs: one run's statistics table, the summary
-//! over several runs, and the comparison of two groups of runs, as JSON
-//! and as text. Real time only; the exports have every kind.
+//! The report of evobench runs: one run's statistics table and the
+//! summary over several runs, as JSON and as text. Real time only; the exports have every kind.
 //!
 //! JSON of one run: `{"format": "evobench", "wall_ms", "evobench": {"runs":
 //! 1, "paths": [{"mode", "path", "count", "real_ns": {"sum", "mean",
 //! "stdev", "median", "p90", "p99"} | null}]}}` (`null` on rows that only
 //! count, i.e. KeyValue rows); `path` is the evaluator's key, prefix included.
 
-use crate::formats::evobench::analysis::{compare, summary, Change, Field, PathMode, Row, Stats, SummaryRow};
+use crate::formats::evobench::analysis::{summary, Field, PathMode, Row, Stats, SummaryRow};
 use crate::formats::evobench::reconcile::EvobenchRun;
 use crate::formats::evobench::TimingKind;
 use crate::model::Nanos;
@@ -55,12 +54,6 @@ pub fn summary_json(runs: usize, field: Field, rows: &[SummaryRow]) -> Value {
         })
         .collect();
     json!({"runs": runs, "field": field.to_string(), "paths": paths})
-}
-
-/// A comparison as JSON: `{"kind", "field", "test", "changes": [...]}`.
-pub fn comparison_json(kind: TimingKind, field: Field, changes: &[Change]) -> Value {
-    json!({"kind": kind.name(), "field": field.to_string(), "test": "Welch's t-test, two-sided, 95 % interval",
-           "changes": changes})
 }
 
 fn ns(v: u64) -> String {
@@ -127,39 +120,9 @@ pub fn summary_text(runs: usize, field: Field, rows: &[SummaryRow]) -> String {
     out
 }
 
-/// A comparison as text: the changes, the biggest impact first.
-pub fn comparison_text(kind: TimingKind, field: Field, changes: &[Change]) -> String {
-    let mut out = format!(
-        "\nGroup B against group A, {} of {} (Welch's t-test, 95 % interval), biggest impact first:\n",
-        field,
-        kind.title()
-    );
-    let _ = writeln!(out, "  {:>14} {:>14} {:>9} {:>26} {:>8}  path", "A", "B", "change", "95 % interval", "p");
-    for c in changes {
-        let rel = c.relative.map_or("-".to_owned(), |r| format!("{:+.1}%", r * 100.0));
-        let ci = c.ci.map_or("-".to_owned(), |(lo, hi)| format!("[{lo:.0}, {hi:.0}]"));
-        let p = c.p.map_or("-".to_owned(), |p| format!("{p:.4}{}", if c.significant { "*" } else { "" }));
-        let _ = writeln!(out, "  {:>14.0} {:>14.0} {rel:>9} {ci:>26} {p:>8}  {}", c.a.mean, c.b.mean, c.path);
-    }
-    out
-}
-
 /// The summary of an analysis's evobench runs on `field`, when there are several.
 pub fn analysis_summary(analysis: &Analysis, field: Field) -> Option<(usize, Vec<SummaryRow>)> {
     let runs = runs(analysis);
     let tables: Vec<_> = runs.iter().map(|r| &r.table).collect();
     (tables.len() > 1).then(|| (tables.len(), summary(&tables, field)))
-}
-
-/// The comparison of an analysis's evobench runs `b` against runs `a`
-/// (indices among its evobench runs, in input order).
-pub fn analysis_comparison(
-    analysis: &Analysis,
-    a: &[usize],
-    b: &[usize],
-    kind: TimingKind,
-    field: Field,
-) -> Vec<Change> {
-    let tables: Vec<_> = runs(analysis).into_iter().map(|r| &r.table).collect();
-    compare(&tables, a, b, kind, field)
 }

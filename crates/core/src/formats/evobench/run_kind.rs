@@ -26,7 +26,7 @@ impl RunKind for EvobenchRun {
         match EvobenchView::of(analysis) {
             Some(evobench) => {
                 let flame = evobench.flame.clone();
-                let tables = super::tables::tables(&evobench, None, None);
+                let tables = super::tables::tables(&evobench, None);
                 let headline = evobench.headline();
                 let counts_by_hook = vec![
                     ("evobench-runs".to_owned(), evobench.runs.len() as u64),

@@ -1,11 +1,10 @@
 //! evobench runs' numbers as tables: the evaluator's statistics for each
-//! timing kind, the runs, and with several runs the summary across them and
-//! the comparison of two groups (asked for in the page).
+//! timing kind, the runs, and with several runs the summary across them
+//! (over another per-run statistic when the page asks for one).
 
-use super::analysis::Change;
-use super::view::{show_value, EvobenchView, StatCells, StatRow};
+use super::view::{EvobenchView, StatCells, StatRow};
 use super::TimingKind;
-use crate::view::table::{columns, count, number, span, text, Cell, Row, Table};
+use crate::view::table::{columns, count, span, text, Cell, Row, Table};
 
 /// Each kind's table id and title.
 const KIND_TABLES: [(&str, &str); 4] = [
@@ -54,31 +53,8 @@ pub const SUMMARY_FIELDS: [(&str, &str); 6] = [
 
 /// The tables of evobench runs; `summary` is the summary over another
 /// per-run statistic than the mean, when one was asked for.
-pub fn tables(
-    e: &EvobenchView,
-    comparison: Option<(&[Change], TimingKind)>,
-    summary: Option<(&str, &[StatRow])>,
-) -> Vec<Table> {
+pub fn tables(e: &EvobenchView, summary: Option<(&str, &[StatRow])>) -> Vec<Table> {
     let mut list = Vec::new();
-    if let Some((rows, kind)) = comparison {
-        list.push(Table {
-            id: "comparison".into(),
-            title: "Comparison: group B against group A, biggest impact first".into(),
-            headers: columns(&[
-                "mode",
-                "path",
-                "A mean",
-                "B mean",
-                "change",
-                "relative",
-                "95% interval",
-                "p",
-                "significant",
-            ]),
-            rows: rows.iter().map(|c| change_row(c, kind)).collect(),
-            sort: None,
-        });
-    }
     if e.runs.len() > 1 {
         list.push(Table {
             id: "runs".into(),
@@ -121,33 +97,4 @@ pub fn tables(
         list.push(Table::new(id, title, &STAT_HEADERS, stat_rows(&e.rows, kind)));
     }
     list
-}
-
-/// A signed value of `kind`.
-fn signed(kind: TimingKind, v: f64) -> String {
-    let magnitude = show_value(kind, v.abs().round() as u64);
-    if v < 0.0 {
-        format!("−{magnitude}")
-    } else {
-        format!("+{magnitude}")
-    }
-}
-
-fn change_row(c: &Change, kind: TimingKind) -> Row {
-    let interval = c.ci.map_or_else(String::new, |(lo, hi)| format!("{} … {}", signed(kind, lo), signed(kind, hi)));
-    Row {
-        cells: vec![
-            text(c.mode.name()),
-            text(&c.path),
-            number(show_value(kind, c.a.mean.round() as u64), c.a.mean),
-            number(show_value(kind, c.b.mean.round() as u64), c.b.mean),
-            number(signed(kind, c.change), c.change),
-            c.relative.map_or_else(|| text(""), |r| number(format!("{:+.1}%", r * 100.0), r)),
-            text(&interval),
-            c.p.map_or_else(|| text(""), |p| number(format!("{p:.3}"), p)),
-            text(if c.significant { "yes" } else { "no" }),
-        ],
-        task: None,
-        haystack: c.path.to_lowercase(),
-    }
 }

@@ -1,6 +1,6 @@
 //! What the page shows of evobench runs beyond the timeline: the first
 //! run's flame graph and statistics, every run, and (with several runs) the
-//! summary across them. Comparisons of two groups are asked for separately.
+//! summary across them. Two groups of runs are compared as any runs are.
 
 use crate::formats::evobench::analysis::{summary, Field, FlameGraph, Stats};
 use crate::formats::evobench::report::runs;
@@ -9,12 +9,6 @@ use crate::numbers::group;
 use crate::run::Analysis;
 use crate::view::headline::{plural, Fact};
 use serde::{Deserialize, Serialize};
-
-/// A value of `kind` as people read it: a duration for times (real time in
-/// ns, cpu and sys time in µs), a count for context switches.
-pub fn show_value(kind: TimingKind, v: u64) -> String {
-    kind.unit().show(v)
-}
 
 /// The statistics of one row for one kind, as the tables show them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

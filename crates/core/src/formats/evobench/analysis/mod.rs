@@ -1,16 +1,14 @@
 //! evobench's statistics, exactly as its evaluator computes them: per
-//! timing kind and per path ([`table`]), over several runs and between two
-//! groups of runs ([`runs`]), and as flame graphs ([`flame`]). They read a
-//! run's call tree ([`crate::formats::evobench::Log`]), which is what the
+//! timing kind and per path ([`table`]), over several runs ([`runs`]), and
+//! as flame graphs ([`flame`]). They read a run's call tree ([`crate::formats::evobench::Log`]), which is what the
 //! evaluator's statistics are made of; the common model only has the spans.
 
 pub mod flame;
 pub mod runs;
 pub mod stats;
-mod student_t;
 pub mod table;
 
 pub use crate::model::flame::{FlameGraph, FlameNode};
-pub use runs::{compare, summary, Change, Field, GroupStats, SummaryRow};
+pub use runs::{summary, Field, SummaryRow};
 pub use stats::{Stats, Weighted, PERCENTILES};
 pub use table::{PathMode, Row, Table};
