@@ -1,11 +1,9 @@
 //! Reading a `File` in slices through an [`Ingest`], for the analysis
 //! worker ([`crate::worker`]), its comparisons ([`crate::compare_worker`])
-//! and its second workers ([`crate::graph_worker`]); and hashing one for a
-//! run's id in the fleet tables ([`hash_file`]).
+//! and its second workers ([`crate::graph_worker`]).
 
 use crate::worker_io::{feed, js_error, Stop};
 use js_sys::Uint8Array;
-use longpole_core::export::parquet::RunIdHasher;
 use longpole_core::{Ingest, Input};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
@@ -46,23 +44,6 @@ pub async fn read_file(
         }
     }
     ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
-}
-
-/// Hashes `file`'s bytes, read in slices of `slice` bytes, into `id` as one
-/// input: the fleet tables' run id, computed when they are asked for
-/// rather than slowing every read.
-pub async fn hash_file(file: &File, slice: usize, id: &mut RunIdHasher) -> Result<(), String> {
-    let failed = |e: String| format!("{}: cannot read the file again: {e}", file.name());
-    let (size, step) = (file.size(), slice.max(1) as f64);
-    let mut at = 0.0;
-    while at < size {
-        let end = (at + step).min(size);
-        let array = ask_slice(file, at, end).map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
-        id.update(&Uint8Array::new(&array).to_vec());
-        at = end;
-    }
-    id.end_input();
-    Ok(())
 }
 
 /// Starts reading bytes `start..end` of `file`; the future gives them.

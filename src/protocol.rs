@@ -227,9 +227,6 @@ pub enum Export {
     StatisticsCsv,
     /// The evaluator's workbook: one sheet per timing kind.
     Workbook,
-    /// The fleet tables (`runs`, `tasks`, `critical_path`) as Parquet
-    /// files in one zip, as `longpole export --to parquet` writes them.
-    Parquet,
 }
 
 /// How far a run has come.

@@ -7,7 +7,7 @@
 //! slice is awaited.
 
 use crate::compare_worker::{export_json, recompare, Compared, Kept, LoadedRun};
-use crate::file_read::{hash_file, read_file};
+use crate::file_read::read_file;
 use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::link::Source;
@@ -16,7 +16,6 @@ use crate::worker_io::{memory_bytes, post, post_file, scope, Stop, PROGRESS_EVER
 use js_sys::{Array, Reflect};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::flame::{folded, folded_len};
-use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
 use longpole_core::export::run::{export, Target};
 use longpole_core::formats::evobench::export::{statistics_csv, statistics_xlsx};
 use longpole_core::formats::evobench::report::runs;
@@ -142,8 +141,6 @@ fn answer(loaded: &Shared, request: Request) {
                     let Some(first) = runs(&l.analysis).into_iter().next() else { return };
                     ("longpole-statistics.csv".to_owned(), "text/csv", statistics_csv(&first.table).into_bytes())
                 }
-                // Hashing the files for the run's id is asynchronous: `export_parquet`.
-                Export::Parquet => return,
                 Export::Workbook => {
                     let Some(first) = runs(&l.analysis).into_iter().next() else { return };
                     let bytes = match statistics_xlsx(&first.table) {
@@ -185,8 +182,6 @@ pub fn start() {
     }));
     let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
     let loaded: Shared = Rc::new(RefCell::new(None));
-    // The files of the loaded run (none for URLs), hashed for the fleet tables' run id.
-    let loaded_files: Rc<RefCell<Vec<File>>> = Rc::new(RefCell::new(Vec::new()));
     let compared: Kept = Rc::new(RefCell::new(None));
     let asked = Rc::new(Cell::new(false));
     let stop_warming = asked.clone();
@@ -201,7 +196,6 @@ pub fn start() {
                 *compared.borrow_mut() = None;
                 // A request without files reads none, and the run says so.
                 let files = files_of(&data);
-                *loaded_files.borrow_mut() = files.clone();
                 spawn_local(analyze(run, Inputs::Files(files), memory_limit, current.clone(), loaded.clone()));
             }
             Ok(Request::CompareFiles { run, a_files, settings, memory_limit }) => {
@@ -209,7 +203,6 @@ pub fn start() {
                 crate::url_read::abort_all();
                 let (current, loaded, compared) = (current.clone(), loaded.clone(), compared.clone());
                 let files = files_of(&data);
-                loaded_files.borrow_mut().clear();
                 spawn_local(compare_files(run, files, a_files, settings, memory_limit, current, loaded, compared));
             }
             Ok(Request::Recompare { run, settings }) => recompare(&compared, &loaded, run, settings),
@@ -218,7 +211,6 @@ pub fn start() {
                 current.set(run);
                 crate::url_read::abort_all();
                 *compared.borrow_mut() = None;
-                loaded_files.borrow_mut().clear();
                 spawn_local(analyze(run, Inputs::Urls(sources), memory_limit, current.clone(), loaded.clone()));
             }
             Ok(Request::ReadGraph) => {
@@ -231,9 +223,6 @@ pub fn start() {
                     current.set(0);
                     crate::url_read::abort_all();
                 }
-            }
-            Ok(Request::Export { run, what: Export::Parquet }) => {
-                spawn_local(export_parquet(run, loaded_files.borrow().clone(), loaded.clone()))
             }
             Ok(other) => answer(&loaded, other),
             Err(e) => post(&Response::Failed {
@@ -248,35 +237,6 @@ pub fn start() {
     on_message.forget();
     post(&Response::Ready);
     spawn_local(crate::warm_up::warm_up(asked));
-}
-
-/// Posts the loaded run's fleet tables as a zip of Parquet files, its id
-/// the hash of `files` (read again); a run read from URLs is refused, as
-/// its bytes are gone.
-async fn export_parquet(run: RunId, files: Vec<File>, loaded: Shared) {
-    if files.is_empty() {
-        let message = "The Parquet tables' run id is a hash of the run's files, and a run read from links keeps none: \
-                       download the files and open them, or run longpole export FILES --to parquet --output DIR"
-            .to_owned();
-        return post(&Response::ExportRefused { run, message });
-    }
-    let mut id = RunIdHasher::new();
-    for file in &files {
-        if let Err(message) = hash_file(file, SLICE, &mut id).await {
-            return post(&Response::Failed { run, message });
-        }
-    }
-    let loaded = loaded.borrow();
-    let Some(l) = loaded.as_ref().filter(|l| l.run == run) else { return };
-    let id = id.finish();
-    let source = l.analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
-    let zipped = analysis_files(&l.analysis, &id, &source)
-        .map_err(|e| e.to_string())
-        .and_then(|files| zip(&files).map_err(|e| e.to_string()));
-    match zipped {
-        Ok(bytes) => post_file(run, &format!("longpole-fleet-{}.zip", &id[..12]), "application/zip", &bytes),
-        Err(e) => post(&Response::Failed { run, message: format!("longpole could not write the Parquet tables: {e}") }),
-    }
 }
 
 /// The files sent beside a request (none when it has none).

@@ -191,12 +191,6 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </section>
         };
     }
-    let export_parquet = {
-        let (worker, run) = (props.worker.clone(), props.run);
-        Callback::from(move |_: MouseEvent| {
-            worker.send(&Request::Export { run, what: Export::Parquet }, &[]);
-        })
-    };
     html! {
         <section class="run" data-testid="run">
             <header class="run-header">
@@ -216,9 +210,6 @@ pub fn RunView(props: &RunViewProps) -> Html {
                                     });
                                     html! { <button class="button small" {onclick} data-testid={testid}>{ label }</button> }
                                 }) }
-                            <button class="button small" onclick={export_parquet} data-testid="export-parquet"
-                                title="The fleet tables for DuckDB, Spark or Trino: a zip of Parquet files (docs/fleet.md)">
-                                { "Parquet (tasks, path, run)" }</button>
                         </div>
                     </details>
                     <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
