@@ -61,9 +61,17 @@ fi
 DUCKDB_VERSION=2.0.1
 PYSPARK_VERSION=4.3.0
 VENV=target/venv-tools
-if [ ! -x "$VENV/bin/python" ]; then
+if [ ! -x "$VENV/bin/pip" ]; then
   say "creating the Python tools' virtual environment ($VENV)"
-  python3 -m venv "$VENV"
+  if ! python3 -m venv --clear "$VENV"; then
+    # Debian keeps venv's pip bootstrap in its own package.
+    say "installing Debian's python3-venv"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv
+    python3 -m venv --clear "$VENV"
+  fi
 fi
 if [ "$("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)' 2>/dev/null)" != "$DUCKDB_VERSION" ]; then
   say "installing duckdb $DUCKDB_VERSION into $VENV"
