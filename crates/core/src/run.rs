@@ -49,6 +49,14 @@ pub trait RunKind: Any + Debug + Send + Sync {
         None
     }
 
+    /// How each task ran beyond cached and failed, by [`TaskId`], where the
+    /// format records it (a Bazel action executed remotely or locally, or
+    /// taken from the remote cache; a distbuild node started twice).
+    /// Default: `None`, nothing recorded.
+    fn compare_executions(&self, _model: &Model) -> Option<Vec<crate::compare::execution::Execution>> {
+        None
+    }
+
     /// The runs this dataset holds, for a comparison: a name for each (empty
     /// when there is one) and its tasks. A ninja log's builds and a MAL
     /// trace's executions are runs of their own. Default: one run, every task.

@@ -110,7 +110,7 @@ fn off_path(a: &Analysis) -> (String, f64) {
     let m = &d.model;
     let keys = d.kind.compare_keys(m);
     let all: Vec<TaskId> = (0..m.tasks().len() as u32).map(TaskId).collect();
-    let task_keys = TaskKeys { keys: keys.clone(), weights: None };
+    let task_keys = TaskKeys { keys: keys.clone(), weights: None, executions: None };
     let digest = Digest::of(&Run { name: "a".into(), model: m, tasks: all.clone(), keys: &task_keys });
     let on_path: Vec<&str> = digest.path.iter().map(|s| digest.key(s.key)).collect();
     let id = all

@@ -10,6 +10,7 @@
 //! list for all keys: a build has millions of tasks and edges.
 
 use super::chain::chain;
+use super::execution::{Execution, Place};
 use super::normalise::normalise;
 use crate::analysis::slack::slack;
 use crate::hash::FastMap;
@@ -39,29 +40,84 @@ pub struct TaskKeys {
     /// span recorded every n calls): its time counts that many times in its
     /// key's total and count. `None`: one each.
     pub weights: Option<Vec<u32>>,
+    /// How each task ran beyond cached and failed (remote or local, a
+    /// retry, a remote cache hit), when the format records it. `None`:
+    /// nothing recorded.
+    pub executions: Option<Vec<Execution>>,
 }
 
-/// How the tasks of one key ended.
+/// How the tasks of one key ended. `executed`, `remote`, `local`,
+/// `cached` and `failed` count each task once; `retried` counts again
+/// those started more than once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcomes {
-    /// Ran and succeeded.
+    /// Ran and succeeded, where the format does not say.
     pub executed: u32,
+    /// Ran on a remote executor and succeeded.
+    pub remote: u32,
+    /// Ran locally, where the format tells local from remote, and succeeded.
+    pub local: u32,
     /// Came from a cache.
     pub cached: u32,
     /// Failed.
     pub failed: u32,
+    /// Of all the above, started more than once.
+    pub retried: u32,
 }
 
 impl Outcomes {
-    /// As people read it: `executed`, `cached`, `failed`, or the mix with
-    /// counts (borrowed for one outcome, the common case).
+    /// Counts one task that ended so (`failed` and `cached` from the model,
+    /// the rest from its format, [`Execution`]).
+    pub fn count(&mut self, failed: bool, cached: bool, how: Execution) {
+        let n = match (failed, cached || how.cache_hit, how.place) {
+            (true, ..) => &mut self.failed,
+            (false, true, _) => &mut self.cached,
+            (false, false, Place::Remote) => &mut self.remote,
+            (false, false, Place::Local) => &mut self.local,
+            (false, false, Place::Unknown) => &mut self.executed,
+        };
+        *n += 1;
+        self.retried += u32::from(how.retried);
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &Outcomes) {
+        for (to, from) in self.counts_mut().into_iter().zip(other.counts()) {
+            *to += from;
+        }
+    }
+
+    /// The counts, in [`Outcomes::NAMES`]' order.
+    fn counts(&self) -> [u32; 6] {
+        [self.executed, self.remote, self.local, self.cached, self.failed, self.retried]
+    }
+
+    fn counts_mut(&mut self) -> [&mut u32; 6] {
+        [&mut self.executed, &mut self.remote, &mut self.local, &mut self.cached, &mut self.failed, &mut self.retried]
+    }
+
+    /// What each count is called in a label.
+    const NAMES: [&'static str; 6] =
+        ["executed", "executed remotely", "executed locally", "cached", "failed", "retried"];
+
+    /// As people read it: `executed`, `executed remotely`, `executed
+    /// locally`, `cached`, `failed`, with `, retried` when all were, or the
+    /// mix with counts (borrowed for one outcome, the common case).
     pub fn label(&self) -> Cow<'static, str> {
-        let parts = [(self.executed, "executed"), (self.cached, "cached"), (self.failed, "failed")];
-        let mut some = parts.iter().filter(|(n, _)| *n > 0);
-        match (some.next(), some.next()) {
-            (Some((_, one)), None) => Cow::Borrowed(one),
+        let counts = self.counts();
+        let tasks: u32 = counts[..5].iter().sum();
+        let mut some = counts[..5].iter().zip(Self::NAMES).filter(|(n, _)| **n > 0);
+        match (some.next(), some.next(), self.retried) {
+            (Some((_, one)), None, 0) => Cow::Borrowed(one),
+            (Some((_, one)), None, r) if r == tasks => Cow::Owned(format!("{one}, retried")),
             _ => Cow::Owned(
-                parts.iter().filter(|(n, _)| *n > 0).map(|(n, s)| format!("{n} {s}")).collect::<Vec<_>>().join(", "),
+                counts
+                    .iter()
+                    .zip(Self::NAMES)
+                    .filter(|(n, _)| **n > 0)
+                    .map(|(n, s)| format!("{n} {s}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             ),
         }
     }
@@ -69,8 +125,9 @@ impl Outcomes {
     /// The mix, as a share of each (so that 2 of 4 cached matches 1 of 2).
     pub fn same_mix(&self, other: &Outcomes) -> bool {
         let shares = |o: &Outcomes| {
-            let n = (o.executed + o.cached + o.failed).max(1) as u64;
-            [o.executed as u64 * 1000 / n, o.cached as u64 * 1000 / n, o.failed as u64 * 1000 / n]
+            let c = o.counts();
+            let n = u64::from(c[..5].iter().sum::<u32>().max(1));
+            c.map(|x| u64::from(x) * 1000 / n)
         };
         shares(self) == shares(other)
     }
@@ -197,11 +254,8 @@ impl Digest {
             let g = &mut groups[k as usize];
             g.count = g.count.saturating_add(w);
             g.total = g.total.saturating_add(dur(id).saturating_mul(Nanos::from(w)));
-            match (t.failed, t.cached) {
-                (true, _) => g.outcomes.failed += 1,
-                (false, true) => g.outcomes.cached += 1,
-                (false, false) => g.outcomes.executed += 1,
-            }
+            let how = run.keys.executions.as_ref().and_then(|e| e.get(id.index()).copied()).unwrap_or_default();
+            g.outcomes.count(t.failed, t.cached, how);
             g.slack = g.slack.min(slack[p]);
             packed.extend(
                 model

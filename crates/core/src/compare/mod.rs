@@ -22,6 +22,7 @@
 pub mod attribution;
 pub mod chain;
 pub mod digest;
+pub mod execution;
 pub mod matching;
 pub mod normalise;
 pub mod result;

@@ -79,16 +79,10 @@ pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest], reps: [usize; 2]) -> Vec<(
             let (count, outcomes) =
                 if i < a.len() { (&mut r.a_count, &mut r.a_outcomes) } else { (&mut r.b_count, &mut r.b_outcomes) };
             *count += u64::from(g.count);
-            add(outcomes, &g.outcomes);
+            outcomes.add(&g.outcomes);
         }
     }
     out
-}
-
-fn add(to: &mut Outcomes, o: &Outcomes) {
-    to.executed += o.executed;
-    to.cached += o.cached;
-    to.failed += o.failed;
 }
 
 /// The values a side has of a key, ms.

@@ -23,7 +23,7 @@ fn model(tasks: &[Spec<'_>]) -> (Model, TaskKeys) {
         }
     }
     let keys = tasks.iter().map(|t| t.0.to_owned()).collect();
-    (b.build(), TaskKeys { keys, weights: None })
+    (b.build(), TaskKeys { keys, weights: None, executions: None })
 }
 
 fn run<'a>(m: &'a Model, keys: &'a TaskKeys) -> Run<'a> {

@@ -103,17 +103,20 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
                 None => None,
             };
             match log {
-                Timed::Distbuild(log) => Dataset {
-                    format: crate::formats::distbuild::ID,
-                    inputs,
-                    model: crate::formats::distbuild::model::model(*log, graph),
-                    kind: Box::new(YaBuild),
-                },
+                Timed::Distbuild(mut log) => {
+                    let retried = std::mem::take(&mut log.retried);
+                    Dataset {
+                        format: crate::formats::distbuild::ID,
+                        inputs,
+                        model: crate::formats::distbuild::model::model(*log, graph),
+                        kind: Box::new(YaBuild { retried }),
+                    }
+                }
                 Timed::Evlog(log) => Dataset {
                     format: crate::formats::ya_evlog::ID,
                     inputs,
                     model: crate::formats::ya_evlog::model::model(&log, graph.as_deref()),
-                    kind: Box::new(YaBuild),
+                    kind: Box::new(YaBuild::default()),
                 },
             }
         })

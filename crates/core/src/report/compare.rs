@@ -15,7 +15,11 @@ pub fn keys_of(analysis: &Analysis) -> Vec<TaskKeys> {
     analysis
         .datasets
         .iter()
-        .map(|d| TaskKeys { keys: d.kind.compare_keys(&d.model), weights: d.kind.compare_weights(&d.model) })
+        .map(|d| TaskKeys {
+            keys: d.kind.compare_keys(&d.model),
+            weights: d.kind.compare_weights(&d.model),
+            executions: d.kind.compare_executions(&d.model),
+        })
         .collect()
 }
 

@@ -3,18 +3,22 @@
 //! ya's `--stat` and `graph.py` do, and its dependencies give its paths.
 
 use super::ya::YaReport;
+use crate::compare::execution::Execution;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::Model;
+use crate::model::{Model, TaskId};
 use crate::run::{Analysis, Dataset, RunKind};
 use crate::view::headline::ya_headline;
 use crate::view::tables::ya_tables;
 use crate::view::RunView;
 use serde_json::Value;
 
-/// A ya build's run: nothing beyond its model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct YaBuild;
+/// A ya build's run: its model, and the run tasks started more than once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct YaBuild {
+    /// Run tasks started more than once (a distbuild node retried).
+    pub retried: Vec<TaskId>,
+}
 
 impl RunKind for YaBuild {
     fn report_json(&self, d: &Dataset, join: Join<'_>) -> Value {
@@ -41,5 +45,17 @@ impl RunKind for YaBuild {
 
     fn compare_keys(&self, model: &Model) -> Vec<String> {
         super::ya_keys::keys(model)
+    }
+
+    /// The run tasks started more than once are retried.
+    fn compare_executions(&self, model: &Model) -> Option<Vec<Execution>> {
+        if self.retried.is_empty() {
+            return None;
+        }
+        let mut out = vec![Execution::default(); model.tasks().len()];
+        for t in &self.retried {
+            out[t.index()].retried = true;
+        }
+        Some(out)
     }
 }

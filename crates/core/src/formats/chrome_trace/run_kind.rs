@@ -2,6 +2,7 @@
 
 use super::reconcile::ChromeRun;
 use super::report::{chrome_json, chrome_text};
+use crate::compare::execution::Execution;
 use crate::diagnostics::Diagnostics;
 use crate::formats::RunInput;
 use crate::join::Join;
@@ -40,6 +41,11 @@ impl RunKind for ChromeRun {
     fn compare_keys(&self, model: &Model) -> Vec<String> {
         let lanes: Vec<String> = model.lanes().iter().map(|l| thread_class(&l.name)).collect();
         model.tasks().iter().map(|t| format!("{} / {}", lanes[t.lane.index()], model.str(t.uid))).collect()
+    }
+
+    /// A Bazel action's execution: remote, local, a remote cache hit, retried.
+    fn compare_executions(&self, model: &Model) -> Option<Vec<Execution>> {
+        super::bazel::execution::executions(model, self.bazel.as_deref()?)
     }
 }
 

@@ -50,6 +50,8 @@ pub struct Log {
     pub longest_prepare: FastMap<u32, Option<TaskId>>,
     /// Smallest and largest time (ms) of the lines with at least three fields.
     pub window: Option<(i64, i64)>,
+    /// Run tasks started more than once (retried), in the order they were created.
+    pub retried: Vec<TaskId>,
     /// Lines of event types nobody knows, kept verbatim with their numbers.
     pub unknown_lines: Vec<(u64, String)>,
 }

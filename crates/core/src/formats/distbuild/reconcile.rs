@@ -112,6 +112,11 @@ pub(super) struct Reconciler {
     run_of_uid: Vec<u32>,
     /// The line that created each run task.
     run_lines: Vec<u64>,
+    /// The run tasks with a `started` line, by index in `log.runs`, as bits.
+    started: Vec<u64>,
+    /// The run tasks with a second `started` line (retried), by index in
+    /// `log.runs`, with that line.
+    restarted: Vec<(u32, u64)>,
     /// Lanes by host, made on first use.
     lanes: Vec<Option<LaneId>>,
     kinds: Option<(KindId, KindId)>,
@@ -187,6 +192,9 @@ impl Reconciler {
                 let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
                 self.run(uid, host, line_no).start = ns(Some(time)).into();
+                if line.event == Event::Started {
+                    self.note_start(uid, line_no);
+                }
             }
             Event::Finished => {
                 let uid = self.uid(name(2), line_no, diags);
@@ -356,6 +364,23 @@ impl Reconciler {
         self.log.builder.get_mut(task)
     }
 
+    /// Records a `started` line of the run task of `uid` (made already): a
+    /// second one means the node was started again (retried).
+    fn note_start(&mut self, uid: u32, line_no: u64) {
+        let i = self.run_of_uid[uid as usize];
+        let (word, bit) = (i as usize / 64, 1u64 << (i % 64));
+        if word >= self.started.len() {
+            self.started.resize(word + 1, 0);
+        }
+        if self.started[word] & bit != 0 {
+            if self.restarted.last().is_none_or(|&(r, _)| r != i) {
+                self.restarted.push((i, line_no));
+            }
+        } else {
+            self.started[word] |= bit;
+        }
+    }
+
     /// ya's `get_copy_task`: the first event of a pair parks the copy, the
     /// second (after `event` set its fields) completes it as a task.
     fn copy(&mut self, dep_uid: u32, uid: u32, dest_host: u32, line_no: u64, event: impl FnOnce(&mut OpenCopy)) {
@@ -518,6 +543,24 @@ impl Reconciler {
                 ),
             );
         }
+
+        self.restarted.sort_unstable();
+        self.restarted.dedup_by_key(|r| r.0);
+        if let Some(&(first, line)) = self.restarted.iter().min_by_key(|r| r.1) {
+            let n = self.restarted.len();
+            diags.report(
+                Severity::Info,
+                "distbuild.retried-task",
+                Position::Line(line),
+                format!(
+                    "{n} run task{} started more than once (the first: {}); the last start counts, as in ya, and a comparison shows {} as retried",
+                    if n == 1 { " was" } else { "s were" },
+                    self.log.builder.str(self.log.runs[first as usize].uid),
+                    if n == 1 { "it" } else { "them" },
+                ),
+            );
+        }
+        self.log.retried = self.restarted.iter().map(|&(i, _)| self.log.runs[i as usize].task).collect();
 
         for u in &self.uninterpreted {
             let (severity, code, what) = if u.retired {

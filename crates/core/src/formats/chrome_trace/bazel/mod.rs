@@ -8,6 +8,7 @@
 //! path component` event.
 
 pub mod analysis;
+pub mod execution;
 pub mod path;
 pub(crate) mod report;
 pub mod tables;
