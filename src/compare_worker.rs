@@ -5,9 +5,10 @@
 //! that another pick of runs or other thresholds need no second reading.
 
 use crate::finished::Loaded;
-use crate::protocol::{CompareSettings, Response, RunId};
+use crate::protocol::{CompareSettings, Response, RunId, COMPARE_FIRST_ROWS};
 use crate::worker_io::{post, post_file};
 use longpole_core::compare::{compare, Comparison, Options, Run, TaskKeys};
+use longpole_core::export;
 use longpole_core::formats::{chrome_trace, evobench, starrocks_profile};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::model::flame::FlameGraph;
@@ -16,6 +17,8 @@ use longpole_core::report::compare::{compare_json, keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::{diff_flames, DiffFlame};
 use longpole_core::view::compare_timelines::{timelines, CompareTimelines};
+use longpole_core::view::table::Table;
+use longpole_core::view::table_page::{order, page, raw_rows, TableQuery};
 use longpole_core::Analysis;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,6 +33,12 @@ pub struct Compared {
     b: Analysis,
     /// The last comparison, for its export.
     last: Option<Comparison>,
+    /// The last comparison's whole table, made when a page first asks
+    /// for more than its first rows.
+    table: Option<Table>,
+    /// Its rows in the last order asked for: the sort and search (the
+    /// query without its limit) and the rows.
+    ordered: Option<(TableQuery, Vec<u32>)>,
     /// The differential flame graphs, one per measure, where both sides'
     /// format has one (none otherwise).
     flames: Vec<DiffFlame>,
@@ -100,6 +109,21 @@ fn compare_sides(a: &Analysis, b: &Analysis, settings: &CompareSettings) -> Resu
 }
 
 impl Compared {
+    /// The rows of the last comparison's table that `query`'s search keeps,
+    /// in its order (kept for the next page of the same order), with the table.
+    fn ordered(&mut self, query: &TableQuery) -> Option<(&Table, &[u32])> {
+        if self.table.is_none() {
+            self.table = Some(CompareView::table(self.last.as_ref()?));
+        }
+        let table = self.table.as_ref()?;
+        let asked = TableQuery { limit: 0, ..query.clone() };
+        if !matches!(&self.ordered, Some((q, _)) if *q == asked) {
+            let rows = order(table, query.sort, &query.search);
+            self.ordered = Some((asked, rows));
+        }
+        Some((table, self.ordered.as_ref().map(|o| o.1.as_slice())?))
+    }
+
     /// Sides `a` (`None`: the `loaded` run) and `b` of run `run`, not
     /// compared yet, with their differential flame graphs (one per
     /// measure: real, cpu and sys time, context switches; operator time; a
@@ -110,7 +134,7 @@ impl Compared {
             None => loaded.borrow().as_ref().and_then(|l| l.view.as_ref()?.flame.clone()),
         };
         let flames = flame_a.zip(flame_of(&b)).map_or_else(Vec::new, |(fa, fb)| diff_flames(&fa, &fb));
-        Compared { run, a, b, last: None, flames }
+        Compared { run, a, b, last: None, table: None, ordered: None, flames }
     }
 
     /// Compares the sides with `settings`: the answer for the page; the
@@ -127,8 +151,9 @@ impl Compared {
         };
         match compare_sides(a, &self.b, &settings) {
             Ok(Outcome { comparison, runs: (runs_a, runs_b), timelines }) => {
-                let view = Box::new(CompareView::of(&comparison));
+                let view = Box::new(CompareView::with_rows(&comparison, COMPARE_FIRST_ROWS));
                 self.last = Some(comparison);
+                (self.table, self.ordered) = (None, None);
                 let elapsed_ms = js_sys::Date::now() - began;
                 let (timelines, flames) = (timelines.map(Box::new), self.flames.clone());
                 Response::Compared { run: self.run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
@@ -144,6 +169,32 @@ pub fn recompare(kept: &Kept, loaded: &LoadedRun, run: RunId, settings: CompareS
     let Some(sides) = kept.as_mut().filter(|s| s.run == run) else { return };
     let response = sides.answer(loaded, settings, js_sys::Date::now());
     post(&response);
+}
+
+/// Posts the rows of the last comparison of run `run` that `query` asks for.
+pub fn rows(kept: &Kept, run: RunId, query: TableQuery) {
+    let mut kept = kept.borrow_mut();
+    let Some((table, ordered)) = kept.as_mut().filter(|s| s.run == run).and_then(|s| s.ordered(&query)) else {
+        return;
+    };
+    let page = Box::new(page(table, ordered, query));
+    post(&Response::CompareRows { run, page });
+}
+
+/// Posts every row of the last comparison of run `run` that `query`'s
+/// search keeps, in its order, as CSV or JSON, as a file.
+pub fn export_rows(kept: &Kept, run: RunId, query: TableQuery, csv: bool) {
+    let mut kept = kept.borrow_mut();
+    let Some((table, ordered)) = kept.as_mut().filter(|s| s.run == run).and_then(|s| s.ordered(&query)) else {
+        return;
+    };
+    let raw = raw_rows(ordered.iter().map(|&i| &table.rows[i as usize]));
+    let headers: Vec<&str> = table.headers.iter().map(String::as_str).collect();
+    if csv {
+        post_file(run, &format!("{}.csv", table.id), "text/csv", export::csv(&headers, &raw).as_bytes());
+    } else {
+        post_file(run, &format!("{}.json", table.id), "application/json", export::json(&headers, &raw).as_bytes());
+    }
 }
 
 /// Posts the last comparison of run `run` as `longpole compare --format

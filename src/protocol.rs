@@ -14,6 +14,7 @@ use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
+use longpole_core::view::table_page::{TablePage, TableQuery};
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
@@ -192,7 +193,30 @@ pub enum Request {
         /// The comparison's run.
         run: RunId,
     },
+    /// Rows of the last comparison's table, which stays in the worker:
+    /// those a search keeps, in a column's order, the first `limit`.
+    CompareRows {
+        /// The comparison's run.
+        run: RunId,
+        /// Which rows.
+        query: TableQuery,
+    },
+    /// Every row of the last comparison's table that `query`'s search keeps,
+    /// in its order, as CSV or JSON, as a file ([`FILE_MESSAGE`]).
+    ExportCompareRows {
+        /// The comparison's run.
+        run: RunId,
+        /// The order and the search (the limit is not used).
+        query: TableQuery,
+        /// CSV; else JSON.
+        csv: bool,
+    },
 }
+
+/// The comparison table's rows sent with a comparison; the page asks for
+/// the rest ([`Request::CompareRows`]): a big build's comparison has a row
+/// per key, hundreds of thousands, too many to send and read back at once.
+pub const COMPARE_FIRST_ROWS: usize = 200;
 
 /// How a comparison of two sides is made: which run of each side, and
 /// when a change counts (as `longpole compare`'s `FILE#N`,
@@ -385,6 +409,13 @@ pub enum Response {
         /// Milliseconds from the request to the result.
         elapsed_ms: f64,
     },
+    /// Rows of the last comparison's table ([`Request::CompareRows`]).
+    CompareRows {
+        /// The run.
+        run: RunId,
+        /// The rows asked for.
+        page: Box<TablePage>,
+    },
     /// Two sides could not be compared with these settings (a run that is
     /// not there, a side without runs); the sides stay read.
     CompareRefused {
@@ -466,6 +497,7 @@ impl Response {
             | Response::ExportRefused { run, .. }
             | Response::Summary { run, .. }
             | Response::Compared { run, .. }
+            | Response::CompareRows { run, .. }
             | Response::CompareRefused { run, .. }
             | Response::Failed { run, .. }
             | Response::Cancelled { run } => Some(*run),

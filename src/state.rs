@@ -1,7 +1,7 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
-use crate::protocol::{CompareSettings, Progress, Response, RunId, Source};
+use crate::protocol::{CompareSettings, Progress, Response, RunId, Source, COMPARE_FIRST_ROWS};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::analysis::task_key::TaskKey;
@@ -13,6 +13,7 @@ use longpole_core::model::Nanos;
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
+use longpole_core::view::table_page::{TablePage, TableQuery};
 use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
@@ -47,8 +48,11 @@ pub enum Phase {
     },
     /// Two sides compared.
     Compared {
-        /// What the compare screen shows.
+        /// What the compare screen shows (its table without rows: they
+        /// stay in the worker, and `rows` holds those shown).
         view: Shared<CompareView>,
+        /// The table's rows shown, as last asked of the worker.
+        rows: Shared<TablePage>,
         /// The representative runs' timelines.
         timelines: Option<Shared<CompareTimelines>>,
         /// The differential flame graphs, one per measure, where the
@@ -339,10 +343,13 @@ impl Reducible for AppState {
                         .push(format!("The link selects the task {}, which this run does not have.", key_text(&key)));
                     next.explore.found = Some((key, None));
                 }
-                Response::Compared { run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
+                Response::Compared { run, mut view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
                     if run == self.run =>
                 {
+                    let first = std::mem::take(&mut view.table.rows);
+                    let query = TableQuery { sort: None, search: String::new(), limit: COMPARE_FIRST_ROWS };
                     next.phase = Phase::Compared {
+                        rows: Shared::new(TablePage { query, rows: first, matching: view.rows_total }),
                         view: Shared::new(*view),
                         timelines: timelines.map(|t| Shared::new(*t)),
                         flames: Shared::new(flames),
@@ -352,6 +359,10 @@ impl Reducible for AppState {
                         refused: None,
                     }
                 }
+                Response::CompareRows { run, page } if run == self.run => match &mut next.phase {
+                    Phase::Compared { rows, .. } => *rows = Shared::new(*page),
+                    _ => return self,
+                },
                 Response::CompareRefused { run, message } if run == self.run => match &mut next.phase {
                     Phase::Compared { refused, .. } => *refused = Some(message),
                     _ => next.phase = Phase::Failed { message },
@@ -552,8 +563,24 @@ mod tests {
             elapsed_ms: 1.0,
         };
         let s = reduce(s, Action::Worker(compared));
-        let Phase::Compared { view: shown, refused: None, .. } = &s.phase else { panic!("{:?}", s.phase) };
+        let Phase::Compared { view: shown, rows, refused: None, .. } = &s.phase else { panic!("{:?}", s.phase) };
         assert_eq!(shown.wall_delta_ms, 100.0);
+        // The table's rows are the page's, not the view's: the worker keeps them.
+        assert_eq!((shown.table.rows.len(), rows.rows.len(), rows.matching, rows.query.limit), (0, 1, 1, 200));
+        let page = |run, search: &str| {
+            let query = TableQuery { sort: Some((1, true)), search: search.into(), limit: 400 };
+            Action::Worker(Response::CompareRows {
+                run,
+                page: Box::new(TablePage { query, rows: Vec::new(), matching: 0 }),
+            })
+        };
+        let s = reduce(s, page(1, "x.o"));
+        assert!(matches!(&s.phase, Phase::Compared { rows, .. } if rows.query.search == "x.o" && rows.matching == 0));
+        let s = reduce(s, page(7, "old"));
+        assert!(
+            matches!(&s.phase, Phase::Compared { rows, .. } if rows.query.search == "x.o"),
+            "an old run's rows are ignored"
+        );
         let s = reduce(s, refused(1));
         assert!(matches!(&s.phase, Phase::Compared { refused: Some(m), .. } if m == "no run 4"));
         assert!(matches!(reduce(s, refused(7)).phase, Phase::Compared { .. }), "an old run's refusal is ignored");

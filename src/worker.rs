@@ -207,6 +207,10 @@ pub fn start() {
             }
             Ok(Request::Recompare { run, settings }) => recompare(&compared, &loaded, run, settings),
             Ok(Request::ExportComparison { run }) => export_json(&compared, run),
+            Ok(Request::CompareRows { run, query }) => crate::compare_worker::rows(&compared, run, query),
+            Ok(Request::ExportCompareRows { run, query, csv }) => {
+                crate::compare_worker::export_rows(&compared, run, query, csv)
+            }
             Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();

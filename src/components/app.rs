@@ -290,8 +290,8 @@ pub fn App() -> Html {
                 <Landing on_sample={on_sample.clone()} on_compare={on_compare_sides.clone()} />
             </>
         },
-        Phase::Compared { view, timelines, flames, runs, settings, elapsed_ms, refused } => html! {
-            <CompareScreen run={state.run} view={view.clone()} timelines={timelines.clone()} flames={flames.clone()} runs={*runs} settings={settings.clone()} elapsed_ms={*elapsed_ms}
+        Phase::Compared { view, rows, timelines, flames, runs, settings, elapsed_ms, refused } => html! {
+            <CompareScreen run={state.run} view={view.clone()} rows={rows.clone()} timelines={timelines.clone()} flames={flames.clone()} runs={*runs} settings={settings.clone()} elapsed_ms={*elapsed_ms}
                 refused={refused.clone()} worker={worker.clone()} dispatch={dispatch.clone()} />
         },
     };

@@ -8,7 +8,7 @@ use super::compare_flame::CompareFlame;
 use super::compare_headline::CompareHeadline;
 use super::compare_paths::ComparePaths;
 use super::compare_timelines::CompareTimelinesView;
-use super::data_table::DataTable;
+use super::remote_table::RemoteTable;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{CompareSettings, Request, RunId};
 use crate::shared::Shared;
@@ -17,6 +17,7 @@ use longpole_core::report::compare::dur;
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
+use longpole_core::view::table_page::TablePage;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -27,6 +28,8 @@ pub struct CompareScreenProps {
     pub run: RunId,
     /// What it found.
     pub view: Shared<CompareView>,
+    /// The table's rows shown.
+    pub rows: Shared<TablePage>,
     /// The representative runs' timelines.
     pub timelines: Option<Shared<CompareTimelines>>,
     /// The differential flame graphs, one per measure, where the format
@@ -185,7 +188,8 @@ pub fn CompareScreen(props: &CompareScreenProps) -> Html {
                 <button class="button small" onclick={export} data-testid="export-compare-json"
                     title="The whole comparison, as longpole compare --format json writes it">{ "⤓ longpole compare JSON" }</button>
             </div>
-            <DataTable table={v.table.clone()} search={(*search).clone()} selected={None::<u32>} dispatch={props.dispatch.clone()} />
+            <RemoteTable run={props.run} table={v.table.clone()} rows={props.rows.clone()} search={(*search).clone()}
+                worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         </section>
     }
 }

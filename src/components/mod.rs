@@ -25,6 +25,7 @@ mod measure_pick;
 mod path_list;
 mod pipeline_chart;
 mod reading;
+mod remote_table;
 mod run_facts;
 mod run_view;
 mod shell_notice;

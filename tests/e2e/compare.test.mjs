@@ -93,6 +93,52 @@ async function checkAgainst(page, cli) {
   assert.equal(await first.nth(2).textContent(), cli.tasks[0].status);
 }
 
+/** Waits until the comparison's table shows the rows last asked of the worker. */
+async function tableSettled(page) {
+  await page.waitForFunction(() => document.querySelector('[data-testid="table-compare-tasks"]')?.getAttribute('aria-busy') === 'false');
+}
+
+/**
+ * The comparison's table stays in the worker: a search, a sort, "show
+ * more" and the CSV export ask it for rows, checked against the CLI's
+ * JSON of the same comparison (its `tasks`, ranked as the table's natural
+ * order).
+ */
+async function checkTable(page, cli) {
+  const table = page.getByTestId('table-compare-tasks');
+  const count = async () => Number((await table.locator('h3 .muted').textContent()).replace(/[^0-9]/g, ''));
+  assert.equal(await count(), cli.tasks.length);
+  assert.equal(await table.locator('tbody tr').count(), Math.min(200, cli.tasks.length));
+  await page.getByTestId('more-compare-tasks').click();
+  await tableSettled(page);
+  assert.equal(await table.locator('tbody tr').count(), Math.min(400, cli.tasks.length));
+  const keys = async () => (await table.locator('tbody tr td:nth-child(2)').allTextContents());
+  assert.deepEqual((await keys()).slice(0, 400), cli.tasks.slice(0, 400).map((t) => t.key));
+  // Sorted by Δ, descending: the CLI's largest delta first.
+  const delta = table.locator('thead th button').nth(6);
+  assert.equal(await delta.textContent(), 'Δ');
+  await delta.click();
+  await tableSettled(page);
+  const byDelta = [...cli.tasks].sort((x, y) => y.delta_ms - x.delta_ms);
+  assert.equal((await keys())[0], byDelta[0].key);
+  // A search keeps the keys that contain it, in the same order.
+  const needle = cli.tasks[7].key.split('/').pop().toLowerCase();
+  await page.getByTestId('table-search').fill(needle);
+  await tableSettled(page);
+  const kept = byDelta.filter((t) => t.key.toLowerCase().includes(needle));
+  assert.equal(await count(), kept.length);
+  assert.deepEqual(await keys(), kept.slice(0, 400).map((t) => t.key));
+  // The CSV holds every row the search keeps, in the shown order.
+  const downloaded = page.waitForEvent('download');
+  await page.getByTestId('export-compare-tasks-csv').click();
+  const lines = readFileSync(await (await downloaded).path(), 'utf8').trim().split('\n');
+  assert.equal(lines.length, kept.length + 1);
+  assert.ok(lines[1].includes(kept[0].key), lines[1]);
+  await page.getByTestId('table-search').fill('');
+  await delta.click();
+  await tableSettled(page);
+}
+
 test('two simulated builds compare in the browser as the CLI compares them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'longpole-compare-'));
   const app = await openApp();
@@ -112,6 +158,7 @@ test('two simulated builds compare in the browser as the CLI compares them', asy
     const hot = app.page.locator('svg.compare-timeline g.side');
     assert.ok((await hot.nth(0).locator('rect.bar.hot').count()) >= 1);
     assert.ok((await hot.nth(1).locator('rect.bar.hot').count()) >= 1, 'the same key is lit in B');
+    await checkTable(app.page, cli);
     await app.page.screenshot({ path: '/tmp/longpole-compare.png', fullPage: true });
     await app.page.screenshot({ path: '/tmp/longpole-compare-top.png', clip: { x: 0, y: 0, width: 1280, height: 1300 }, fullPage: true });
     // The export is the CLI's JSON, but for the runs' names (a browser

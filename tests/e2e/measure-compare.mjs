@@ -68,6 +68,8 @@ if (await page.getByTestId('error').count()) {
 }
 const seconds = ((await page.evaluate(() => window.__readyAt)) - t0) / 1000;
 const wall = (await page.getByTestId('compare-wall').textContent()).trim();
+// The worker's own time, from the request to its answer (reading, comparing, the view).
+const workerMs = Number((await page.locator('h2:has-text("Comparison") .muted').first().textContent()).replace(/[^0-9]/g, ''));
 const errors = [...app.errors];
 await app.close();
 
@@ -77,6 +79,7 @@ console.log(JSON.stringify({
   megabytes_a: megabytes(a),
   megabytes_b: megabytes(b),
   seconds_to_compare_ready: +seconds.toFixed(2),
+  worker_seconds: +(workerMs / 1000).toFixed(2),
   wall_time_change: wall,
   page_errors: errors,
 }, null, 2));

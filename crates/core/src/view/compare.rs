@@ -40,8 +40,12 @@ pub struct CompareView {
     pub path_b_len: usize,
     /// The two paths aligned, first step first.
     pub path: Vec<PathStep>,
-    /// Every key's change, ranked by its effect on the wall time.
+    /// Every key's change, ranked by its effect on the wall time (or its
+    /// first rows only, [`CompareView::with_rows`]).
     pub table: Table,
+    /// The keys of the whole table: more than [`CompareView::table`] holds
+    /// when it holds only its first rows.
+    pub rows_total: usize,
     /// Keys in both sides.
     pub matched: usize,
     /// Of those, keys matched by their neighbours.
@@ -171,15 +175,33 @@ fn row(t: &TaskChange, tests: bool) -> Row {
     Row::new(cells, &format!("{key} {}", status(t)))
 }
 
+/// The table of every key's change in `c`, its first `n` rows.
+fn table_of(c: &Comparison, n: usize) -> Table {
+    let tests = c.noise.mode == "tests";
+    let mut headers = COLUMNS.to_vec();
+    if tests {
+        headers.extend_from_slice(TEST_COLUMNS);
+    }
+    let rows = c.tasks.iter().take(n).map(|t| row(t, tests)).collect();
+    Table::new("compare-tasks", "Keys by effect on the wall time", &headers, rows)
+}
+
 impl CompareView {
-    /// The view of `c`.
+    /// The view of `c`, with every key's row.
     pub fn of(c: &Comparison) -> CompareView {
+        CompareView::with_rows(c, usize::MAX)
+    }
+
+    /// The table of every key's change in `c` ([`CompareView::table`] whole).
+    pub fn table(c: &Comparison) -> Table {
+        table_of(c, usize::MAX)
+    }
+
+    /// The view of `c` with the table's first `n` rows only: a page shows
+    /// the rest on demand (a comparison of big builds has a row per key,
+    /// hundreds of thousands).
+    pub fn with_rows(c: &Comparison, n: usize) -> CompareView {
         let tests = c.noise.mode == "tests";
-        let mut headers = COLUMNS.to_vec();
-        if tests {
-            headers.extend_from_slice(TEST_COLUMNS);
-        }
-        let rows = c.tasks.iter().map(|t| row(t, tests)).collect();
         let at = &c.attribution;
         let part = |id: &str, label: &str, ms: f64| Part { id: id.to_owned(), label: label.to_owned(), ms };
         CompareView {
@@ -216,7 +238,8 @@ impl CompareView {
                     newly_critical: s.newly_critical,
                 })
                 .collect(),
-            table: Table::new("compare-tasks", "Keys by effect on the wall time", &headers, rows),
+            table: table_of(c, n),
+            rows_total: c.tasks.len(),
             matched: c.matched,
             matched_by_structure: c.matched_by_structure,
             only_a: c.only_a,

@@ -24,6 +24,7 @@ pub mod headline;
 mod program;
 mod series;
 pub mod table;
+pub mod table_page;
 pub mod tables;
 
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
