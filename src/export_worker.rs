@@ -22,6 +22,7 @@ use crate::worker_io::{memory_bytes, post_file, scope, Stop, PROGRESS_EVERY_MS, 
 use js_sys::Reflect;
 use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
 use longpole_core::memory_budget::{shell_quote, MemoryBudget, WASM_LIMIT};
+use longpole_core::reconcile::groups::{groups, FileFormat};
 use longpole_core::{reconcile, Ingest, Input};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -164,6 +165,7 @@ async fn write(run: RunId, inputs: &Inputs, memory_limit: Option<u64>) -> Result
             }
         }
     }
+    let read = as_the_cli_orders(read);
     let source = read.iter().map(|i| i.info.name.clone()).collect::<Vec<_>>().join(" + ");
     let analysis = reconcile(read);
     if analysis.datasets.is_empty() {
@@ -181,6 +183,22 @@ async fn write(run: RunId, inputs: &Inputs, memory_limit: Option<u64>) -> Result
         .map_err(|e| Stopped::Failed(format!("longpole could not zip the Parquet tables of {source}: {e}")))?;
     post_file(run, &format!("longpole-fleet-{}.zip", &id[..12]), "application/zip", &bytes);
     Ok(())
+}
+
+/// The inputs in the order `longpole export FOLDER --to parquet` reads
+/// them when they lie alone in that folder: by name, then as the core
+/// groups a run's files (a log before its graph or its manifests), so that
+/// the tables' `source` is the CLI's.
+fn as_the_cli_orders(mut read: Vec<Input>) -> Vec<Input> {
+    read.sort_by(|a, b| a.info.name.cmp(&b.info.name));
+    let formats: Vec<FileFormat<'_>> =
+        read.iter().map(|i| FileFormat { folder: "", format: Some(i.info.format) }).collect();
+    let mut order: Vec<usize> = groups(&formats).into_iter().flatten().collect();
+    // A companion serving several logs is in each of their groups: read once, first where it comes.
+    let mut seen = vec![false; read.len()];
+    order.retain(|&i| !std::mem::replace(&mut seen[i], true));
+    let mut slots: Vec<Option<Input>> = read.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
 /// The input read, or why the reading stopped: over the memory budget
