@@ -114,7 +114,9 @@ function checkAgainstCli(tmp, label, files, { zip, name }, format) {
   }
   assert.ok(read.tasks.app > 0, `${label}: the run has tasks`);
   const [runId, runFormat, taskCount, dt] = read.runs_of_app[0];
-  assert.deepEqual([runId, runFormat, dt], [id, format, 'DATE'], label);
+  assert.deepEqual([runId, runFormat], [id, format], label);
+  // A run with dates is partitioned by its day; one without, by Hive's default partition (text).
+  if (label === 'distbuild') assert.equal(dt, 'DATE');
   assert.equal(read.runs_of_app.reduce((n, r) => n + r[2], 0), read.tasks.app, `${label}: task_count is the tasks' rows`);
   assert.ok(taskCount > 0);
 }
@@ -130,8 +132,8 @@ test('the Parquet download of runs opened as files is the CLI export of the same
   try {
     const runs = [
       ['distbuild', 'distbuild', [join(SAMPLES, 'simulated-build.log.gz'), join(SAMPLES, 'simulated-build.graph.json.gz')]],
-      ['chrome', 'chrome', [join(CORPUS, 'chrome-trace/catapult/flow_simple.json')]],
-      ['ninja', 'ninja', [join(CORPUS, 'ninja-log/kati-v5.ninja_log')]],
+      ['chrome', 'chrome-trace', [join(CORPUS, 'chrome-trace/catapult/flow_simple.json')]],
+      ['ninja', 'ninja-log', [join(CORPUS, 'ninja-log/kati-v5.ninja_log')]],
       ['ghc', 'ghc-eventlog', [join(CORPUS, 'ghc-eventlog/hello-ghc-8.6.5.eventlog')]],
       ['starrocks', 'starrocks', [join(CORPUS, 'starrocks-profile/starrocks-3.5.2-profile2.txt')]],
       ['evobench', 'evobench', [join(CORPUS, 'evobench/bench-v1-sum_of_fibs.log')]],
@@ -179,7 +181,7 @@ test('a run a link names by URL and a sample are exported too, reading their byt
     await sample.page.getByTestId('sample-ninja-graph').click();
     await sample.page.getByTestId('analysis-ready').waitFor({ timeout: 120_000 });
     const ninja = ['ninja-cmake.ninja_log', 'ninja-cmake-build.ninja', 'rules.ninja', 'ninja-cmake.ninja_deps'];
-    checkAgainstCli(tmp, 'ninja-sample', ninja.map((n) => join(SAMPLES, n)), await download(sample.page), 'ninja');
+    checkAgainstCli(tmp, 'ninja-sample', ninja.map((n) => join(SAMPLES, n)), await download(sample.page), 'ninja-log');
     assert.deepEqual(sample.errors, []);
   } finally {
     await sample.close();
