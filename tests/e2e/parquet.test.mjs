@@ -6,7 +6,7 @@
 // bytes, and — read back by DuckDB (the venv scripts/setup.sh makes), an
 // engine of its own — the same rows and values in all three tables. The
 // export worker's WebAssembly is fetched only once the download is asked
-// for, never with the page.
+// for, never with the page; Cancel stops it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +78,8 @@ print(json.dumps(out))`;
 
 /** Asks for the download and gives the zip's bytes and suggested name; checks the progress went away. */
 async function download(page) {
-  await page.getByTestId('export-menu').locator('summary').click();
+  const menu = page.getByTestId('export-menu');
+  if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('export-parquet').click()]);
   await page.getByTestId('parquet-progress').waitFor({ state: 'detached' });
   return { zip: readFileSync(await file.path()), name: file.suggestedFilename() };
@@ -186,5 +187,28 @@ test('a run a link names by URL and a sample are exported too, reading their byt
   } finally {
     await sample.close();
     rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('Cancel stops the export worker: no file comes, and the next download is whole', async () => {
+  const app = await openApp();
+  const downloads = [];
+  app.page.on('download', (d) => downloads.push(d));
+  try {
+    await app.page.getByTestId('file-input').setInputFiles([join(SAMPLES, 'simulated-build.log.gz'), join(SAMPLES, 'simulated-build.graph.json.gz')]);
+    await app.page.getByTestId('analysis-ready').waitFor({ timeout: 120_000 });
+    await app.page.getByTestId('export-menu').locator('summary').click();
+    await app.page.getByTestId('export-parquet').click();
+    // The worker's WebAssembly is still loading: the export has not begun reading.
+    await app.page.getByTestId('parquet-cancel').click();
+    await app.page.getByTestId('parquet-progress').waitFor({ state: 'detached' });
+    await app.page.waitForTimeout(3000);
+    assert.equal(downloads.length, 0, 'a cancelled export saves nothing');
+    assert.equal(await app.page.getByTestId('export-refused').count(), 0, 'a cancel is no failure');
+    const { zip } = await download(app.page);
+    assert.equal(unzipStored(zip).size, 3);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
   }
 });
