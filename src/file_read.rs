@@ -1,6 +1,7 @@
 //! Reading a `File` in slices through an [`Ingest`], for the analysis
-//! worker ([`crate::worker`]), its comparisons ([`crate::compare_worker`])
-//! and its second workers ([`crate::graph_worker`]).
+//! worker ([`crate::worker`]), its comparisons ([`crate::compare_worker`]),
+//! its second workers ([`crate::graph_worker`]) and the export worker
+//! ([`crate::export_worker`], which also hashes the bytes: [`read_file_tapped`]).
 
 use crate::worker_io::{feed, js_error, Stop};
 use js_sys::Uint8Array;
@@ -15,9 +16,16 @@ use web_sys::File;
 /// awaited, so the worker's other messages (a cancel) are handled meanwhile.
 /// The next slice is asked for before this one is parsed, so the browser
 /// reads the file while the core parses it.
-pub async fn read_file(
+pub async fn read_file(file: &File, slice: usize, between: impl FnMut(&Ingest, u64) -> bool) -> Result<Input, Stop> {
+    read_file_tapped(file, slice, |_| {}, between).await
+}
+
+/// [`read_file`], also handing every slice's bytes to `tap` before the
+/// core reads them (the export worker hashes them for the run's id).
+pub async fn read_file_tapped(
     file: &File,
     slice: usize,
+    mut tap: impl FnMut(&[u8]),
     mut between: impl FnMut(&Ingest, u64) -> bool,
 ) -> Result<Input, Stop> {
     let name = file.name();
@@ -38,6 +46,7 @@ pub async fn read_file(
         let bytes = Uint8Array::new(&array);
         let n = (bytes.length() as usize).min(buf.len());
         bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+        tap(&buf[..n]);
         feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
         if !between(&ingest, n as u64) {
             return Err(Stop::Cancelled);

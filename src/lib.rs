@@ -1,5 +1,6 @@
-//! longpole's web app: a Yew page that draws state, and a Web Worker that
-//! reads files in slices and runs the core. The core (`longpole-core`) does
+//! longpole's web app: a Yew page that draws state, a Web Worker that
+//! reads files in slices and runs the core, and an export worker started
+//! only for the Parquet download ([`export_worker`]). The core (`longpole-core`) does
 //! all the analysis; this crate only knows the browser.
 
 #![deny(missing_docs)]
@@ -8,6 +9,8 @@ pub mod compare_worker;
 pub mod components;
 pub mod download;
 pub mod embed;
+pub mod export_protocol;
+pub mod export_worker;
 pub mod file_read;
 pub mod finished;
 pub mod format;

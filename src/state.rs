@@ -1,6 +1,7 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
+use crate::export_protocol::ExportResponse;
 use crate::protocol::{CompareSettings, Progress, Response, RunId, Source, COMPARE_FIRST_ROWS};
 use crate::shared::Shared;
 use crate::shown::Shown;
@@ -133,6 +134,17 @@ pub struct Explore {
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
     /// Why the last export asked for was not made, until closed.
     pub export_refused: Option<String>,
+    /// The Parquet download under way, while the export worker makes it.
+    pub parquet: Option<ParquetExport>,
+}
+
+/// How far the Parquet download has come.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParquetExport {
+    /// The latest progress of reading the inputs again, once any came.
+    pub progress: Option<Progress>,
+    /// The inputs are read: the tables are being written.
+    pub writing: bool,
 }
 
 /// How the flame graph is shown.
@@ -167,6 +179,7 @@ impl Default for Explore {
             flame_layout: None,
             summary: None,
             export_refused: None,
+            parquet: None,
         }
     }
 }
@@ -273,6 +286,12 @@ pub enum Action {
     GraphCamera(Camera, (f64, f64)),
     /// Show the flame graph this way.
     Flame(FlameView),
+    /// The Parquet download of this run started in the export worker.
+    ParquetStarted(RunId),
+    /// The export worker said something (or the page, for it, why it could not start).
+    Parquet(ExportResponse),
+    /// The user cancelled the Parquet download of this run.
+    ParquetCancelled(RunId),
 }
 
 impl Reducible for AppState {
@@ -381,6 +400,25 @@ impl Reducible for AppState {
             Action::ToggleHelp => next.help = !next.help,
             Action::CloseHelp => next.help = false,
             Action::CloseExportRefused => next.explore.export_refused = None,
+            Action::ParquetStarted(run) if run == self.run => {
+                next.explore.parquet = Some(ParquetExport::default());
+                next.explore.export_refused = None;
+            }
+            Action::Parquet(response) if response.run() == Some(self.run) => {
+                let parquet = next.explore.parquet.get_or_insert_with(ParquetExport::default);
+                match response {
+                    ExportResponse::Progress(p) => parquet.progress = Some(p),
+                    ExportResponse::Writing { .. } => parquet.writing = true,
+                    ExportResponse::Refused { message, .. } | ExportResponse::Failed { message, .. } => {
+                        next.explore.parquet = None;
+                        next.explore.export_refused = Some(message);
+                    }
+                    ExportResponse::Done { .. } | ExportResponse::Ready => next.explore.parquet = None,
+                }
+            }
+            Action::ParquetCancelled(run) if run == self.run => next.explore.parquet = None,
+            // The Parquet download of a run no longer shown.
+            Action::ParquetStarted(_) | Action::Parquet(_) | Action::ParquetCancelled(_) => return self,
             Action::Tab(tab) => next.explore.tab = tab,
             Action::ToggleChain => {
                 next.explore.chain = !next.explore.chain;
@@ -597,5 +635,37 @@ mod tests {
         assert!(matches!(s.phase, Phase::Reading { ref names, .. } if names == &["b"]));
         let s = reduce(s, Action::Worker(Response::Cancelled { run: 2 }));
         assert_eq!(s.phase, Phase::Cancelled);
+    }
+
+    #[test]
+    fn the_parquet_download_shows_its_progress_and_says_why_it_failed() {
+        use crate::export_protocol::ExportResponse as E;
+        let s = reduce(ready(), Action::ParquetStarted(1));
+        assert_eq!(s.explore.parquet, Some(ParquetExport::default()));
+        let p = Progress {
+            run: 1,
+            file: 0,
+            name: "a.log".into(),
+            bytes_done: 5,
+            bytes_total: Some(10),
+            mb_per_s: 1.0,
+            elapsed_ms: 5.0,
+            format: None,
+            lines: 1,
+            diagnostics: 0,
+        };
+        let s = reduce(s, Action::Parquet(E::Progress(p.clone())));
+        assert_eq!(s.explore.parquet.as_ref().and_then(|x| x.progress.clone()), Some(p));
+        let s = reduce(s, Action::Parquet(E::Writing { run: 1 }));
+        assert!(s.explore.parquet.as_ref().is_some_and(|x| x.writing));
+        // Another run's messages change nothing.
+        let old = reduce(s.clone(), Action::Parquet(E::Failed { run: 7, message: "old".into() }));
+        assert_eq!(old, s);
+        let done = reduce(s.clone(), Action::Parquet(E::Done { run: 1 }));
+        assert_eq!((done.explore.parquet.clone(), done.explore.export_refused.clone()), (None, None));
+        let failed = reduce(s.clone(), Action::Parquet(E::Failed { run: 1, message: "a.log: line 3".into() }));
+        assert_eq!((failed.explore.parquet, failed.explore.export_refused.as_deref()), (None, Some("a.log: line 3")));
+        let cancelled = reduce(s, Action::ParquetCancelled(1));
+        assert_eq!(cancelled.explore.parquet, None);
     }
 }

@@ -1,4 +1,5 @@
-//! Reading an input by URL in the analysis worker: `fetch` with the body
+//! Reading an input by URL in the analysis worker (and the export
+//! worker, [`crate::export_worker`]): `fetch` with the body
 //! read as a stream, each piece fed to the core's [`Ingest`] as it comes
 //! (never the whole file held first) and to a SHA-256 when the link gives
 //! the digest to check. Errors are typed ([`UrlError`]) and name the URL.
@@ -153,7 +154,17 @@ pub async fn open(url: &str, sha256: Option<String>) -> Result<Opened, UrlError>
 /// After each piece `between(ingest, bytes)` is told how many bytes came;
 /// returning false stops with [`Stop::Cancelled`] (as does an abort).
 /// The digest, if given, is checked over the bytes as received.
-pub async fn read(opened: Opened, mut between: impl FnMut(&Ingest, u64) -> bool) -> Result<Input, Stop> {
+pub async fn read(opened: Opened, between: impl FnMut(&Ingest, u64) -> bool) -> Result<Input, Stop> {
+    read_tapped(opened, |_| {}, between).await
+}
+
+/// [`read`], also handing every piece's bytes to `tap` before the core
+/// reads them (the export worker hashes them for the run's id).
+pub async fn read_tapped(
+    opened: Opened,
+    mut tap: impl FnMut(&[u8]),
+    mut between: impl FnMut(&Ingest, u64) -> bool,
+) -> Result<Input, Stop> {
     let url = opened.url.clone();
     let from = url.clone();
     let core = move |e: longpole_core::Error| Stop::Failed(format!("{e} (read from {from})"));
@@ -189,6 +200,7 @@ pub async fn read(opened: Opened, mut between: impl FnMut(&Ingest, u64) -> bool)
         if let Some(h) = &mut hash {
             h.update(&buf);
         }
+        tap(&buf);
         feed(&mut ingest, &buf).map_err(&core)?;
         if !between(&ingest, buf.len() as u64) {
             return Err(Stop::Cancelled);

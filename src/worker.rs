@@ -243,8 +243,9 @@ pub fn start() {
     spawn_local(crate::warm_up::warm_up(asked));
 }
 
-/// The files sent beside a request (none when it has none).
-fn files_of(data: &JsValue) -> Vec<File> {
+/// The files sent beside a request (none when it has none); the export
+/// worker's requests carry them the same way.
+pub fn files_of(data: &JsValue) -> Vec<File> {
     Reflect::get(data, &JsValue::from_str("files"))
         .ok()
         .filter(|f| f.is_object())

@@ -11,7 +11,8 @@ use super::shell_notice::ShellNoticeView;
 use super::summary_view::SummaryView;
 use crate::embed::{use_embed, Page};
 use crate::hooks::{
-    use_analysis_worker, use_hash_view, use_keys, use_launch_queue, use_link_load, use_offline_shell, HashView,
+    use_analysis_worker, use_export_worker, use_hash_view, use_keys, use_launch_queue, use_link_load,
+    use_offline_shell, HashView, KeptInputs,
 };
 use crate::link::Source;
 use crate::protocol::{CompareSettings, Request};
@@ -77,6 +78,8 @@ pub fn App() -> Html {
         Callback::from(move |a: Action| d.dispatch(a))
     };
     let worker = use_analysis_worker(dispatch.clone());
+    // Started only for a Parquet download; it keeps the loaded run's inputs.
+    let export = use_export_worker(dispatch.clone());
     let embed = use_memo((), |_| crate::embed::from_location().map(Rc::new));
     let e = &state.explore;
     // An embedded frame's hash holds its embed settings: its view is told to the host instead.
@@ -100,12 +103,14 @@ pub fn App() -> Html {
     // names them by (none for opened or dropped files).
     let open_files = {
         let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        let export = export.clone();
         Callback::from(move |(files, sources): (Vec<File>, Vec<Source>)| {
             if files.is_empty() {
                 return;
             }
             let run = next_run.get() + 1;
             next_run.set(run);
+            export.keep(run, KeptInputs::Files(files.clone()));
             let names = files.iter().map(File::name).collect();
             let total = Some(files.iter().map(|f| f.size() as u64).sum());
             dispatch.emit(Action::Started { run, names, total, sources });
@@ -118,6 +123,7 @@ pub fn App() -> Html {
     // ("Compare with…"), and side B's.
     let compare_files = {
         let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        let export = export.clone();
         let loaded = match &state.phase {
             Phase::Ready { names, .. } => names.clone(),
             _ => Vec::new(),
@@ -128,6 +134,7 @@ pub fn App() -> Html {
             }
             let run = next_run.get() + 1;
             next_run.set(run);
+            export.forget();
             let names_a = a.as_ref().map_or_else(|| loaded.clone(), |f| f.iter().map(File::name).collect());
             let names =
                 names_a.iter().map(|n| format!("A: {n}")).chain(b.iter().map(|f| format!("B: {}", f.name()))).collect();
@@ -149,9 +156,11 @@ pub fn App() -> Html {
     // Inputs a link names: as the link gives them, and made absolute.
     let open_urls = {
         let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());
+        let export = export.clone();
         Callback::from(move |(given, absolute): (Vec<Source>, Vec<Source>)| {
             let run = next_run.get() + 1;
             next_run.set(run);
+            export.keep(run, KeptInputs::Urls(absolute.clone()));
             let names = absolute.iter().map(|s| crate::url_read::file_name(&s.url)).collect();
             dispatch.emit(Action::Started { run, names, total: None, sources: given });
             let request = Request::AnalyzeUrls { run, sources: absolute, memory_limit: memory_limit_hook() };
@@ -271,7 +280,8 @@ pub fn App() -> Html {
             let window = state.window().unwrap_or_default();
             html! {
                 <RunView run={state.run} summary={summary.clone()} view={view.clone()} explore={state.explore.clone()} {window}
-                    elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} worker={worker.clone()} dispatch={dispatch.clone()} {full_app} />
+                    elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} worker={worker.clone()} export={export.clone()}
+                    dispatch={dispatch.clone()} {full_app} />
             }
         }
         Phase::Ready { summary, elapsed_ms, .. } => {
@@ -327,7 +337,7 @@ fn reload() {
 
 /// A lowered memory limit for tests: `?memory-limit=BYTES` in the page's
 /// URL; none otherwise (the worker's default limit).
-fn memory_limit_hook() -> Option<u64> {
+pub(super) fn memory_limit_hook() -> Option<u64> {
     let search = web_sys::window()?.location().search().ok()?;
     let value = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("memory-limit="))?;
     value.parse().ok()

@@ -15,11 +15,11 @@ use super::run_facts::RunFacts;
 use super::tables::Tables;
 use super::timeline::Timeline;
 use crate::format::{bytes, group, millis};
-use crate::hooks::AnalysisWorker;
+use crate::hooks::{AnalysisWorker, ExportWorker};
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown as View;
-use crate::state::{Action, Explore, Tab};
+use crate::state::{Action, Explore, ParquetExport, Tab};
 use longpole_core::export::run::Target;
 use longpole_core::numbers::duration_label;
 use longpole_core::view::headline::Fact;
@@ -46,6 +46,8 @@ pub struct RunViewProps {
     pub memory_bytes: u64,
     /// The worker.
     pub worker: AnalysisWorker,
+    /// The export worker's handle, for the Parquet download.
+    pub export: ExportWorker,
     /// Actions.
     pub dispatch: Callback<Action>,
     /// In an embedding page's frame: the full app's address for the same
@@ -61,6 +63,24 @@ fn fact(f: &Fact) -> Html {
     }
     html! {
         <strong class={classes!(f.warn.then_some("warn"))} title={f.title.clone()} data-testid={f.hook.clone()}>{ f.text.clone() }</strong>
+    }
+}
+
+/// The Parquet download under way: how far it has come, and its Cancel.
+fn parquet_progress(parquet: &ParquetExport, export: ExportWorker) -> Html {
+    let text = match (&parquet.progress, parquet.writing) {
+        (_, true) => "Writing the Parquet tables…".to_owned(),
+        (Some(p), false) => match p.bytes_total.filter(|&t| t > 0) {
+            Some(total) => format!("Reading {} again for the Parquet tables: {} %", p.name, p.bytes_done * 100 / total),
+            None => format!("Reading {} again for the Parquet tables: {}", p.name, bytes(p.bytes_done)),
+        },
+        (None, false) => "Starting the export worker for the Parquet tables…".to_owned(),
+    };
+    html! {
+        <p class="notice" role="status" data-testid="parquet-progress">{ text }{ " " }
+            <button class="button small" onclick={Callback::from(move |_: MouseEvent| export.cancel())}
+                data-testid="parquet-cancel">{ "Cancel" }</button>
+        </p>
     }
 }
 
@@ -191,6 +211,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </section>
         };
     }
+    let export_parquet = {
+        let (export, run) = (props.export.clone(), props.run);
+        Callback::from(move |_: MouseEvent| export.start(run, super::app::memory_limit_hook()))
+    };
     html! {
         <section class="run" data-testid="run">
             <header class="run-header">
@@ -210,6 +234,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
                                     });
                                     html! { <button class="button small" {onclick} data-testid={testid}>{ label }</button> }
                                 }) }
+                            <button class="button small" onclick={export_parquet} data-testid="export-parquet"
+                                title="The fleet tables for DuckDB, Spark or Trino: a zip of Parquet files, as longpole export --to parquet writes them">
+                                { "Parquet (tasks, path, run)" }</button>
                         </div>
                     </details>
                     <span class="muted" title="memory of the worker that holds the analysis">{ " · memory " }<span data-testid="worker-memory" data-bytes={props.memory_bytes.to_string()}>{ bytes(props.memory_bytes) }</span></span>
@@ -221,6 +248,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 </p>
                 if let Some(no_path) = &v.no_path {
                     <p class="no-path" data-testid="no-path">{ no_path.headline() }</p>
+                }
+                if let Some(parquet) = &e.parquet {
+                    { parquet_progress(parquet, props.export.clone()) }
                 }
                 if let Some(message) = &e.export_refused {
                     <p class="notice" role="alert" data-testid="export-refused">{ message }{ " " }

@@ -1,14 +1,17 @@
 //! Custom hooks.
 
 mod use_analysis_worker;
+mod use_export_worker;
 mod use_hash_view;
 mod use_keys;
 mod use_launch_queue;
 mod use_link_load;
 mod use_offline_shell;
 mod use_wheel;
+mod worker_link;
 
 pub use use_analysis_worker::{use_analysis_worker, AnalysisWorker};
+pub use use_export_worker::{use_export_worker, ExportWorker, KeptInputs};
 pub use use_hash_view::{use_hash_view, HashView};
 pub use use_keys::use_keys;
 pub use use_launch_queue::use_launch_queue;

@@ -2,7 +2,8 @@
 //! started (or starts it), turns its messages into [`Action`]s, and sends
 //! it requests with files attached.
 
-use crate::protocol::{Request, Response, FILE_MESSAGE};
+use super::worker_link::{save_file, Link};
+use crate::protocol::{Request, Response};
 use crate::state::Action;
 use js_sys::{Array, Function, Object, Reflect};
 use std::cell::RefCell;
@@ -31,37 +32,6 @@ fn take_early_worker() -> Option<(Worker, Array)> {
     Some((worker, events))
 }
 
-/// The worker and the messages waiting for it to be ready.
-///
-/// A worker drops messages that arrive before its WebAssembly has loaded and
-/// installed its handler, so requests wait here until it says `Ready`.
-#[derive(Default)]
-struct Link {
-    worker: Option<Worker>,
-    ready: bool,
-    waiting: Vec<Object>,
-}
-
-impl Link {
-    fn post(&mut self, message: Object) -> bool {
-        match &self.worker {
-            Some(w) if self.ready => w.post_message(&message).is_ok(),
-            Some(_) => {
-                self.waiting.push(message);
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn ready(&mut self) {
-        self.ready = true;
-        for m in std::mem::take(&mut self.waiting) {
-            self.post(m);
-        }
-    }
-}
-
 /// Sends requests to the analysis worker.
 #[derive(Clone)]
 pub struct AnalysisWorker {
@@ -88,24 +58,8 @@ impl AnalysisWorker {
                 return false;
             }
         };
-        let message = Object::new();
-        let list: Array = files.iter().collect();
-        let set = |k: &str, v: &JsValue| Reflect::set(&message, &JsValue::from_str(k), v).is_ok();
-        set("json", &JsValue::from_str(&json)) && set("files", &list) && self.link.borrow_mut().post(message)
+        super::worker_link::request(&json, files).is_some_and(|message| self.link.borrow_mut().post(message))
     }
-}
-
-/// Saves a file the worker made ([`FILE_MESSAGE`]) through the browser's download.
-fn save_file(data: &JsValue) -> Result<(), String> {
-    let field = |key: &str| Reflect::get(data, &key.into()).ok();
-    let text = |key: &str| field(key).and_then(|v| v.as_string());
-    if text("type").as_deref() != Some(FILE_MESSAGE) {
-        return Err("longpole's analysis worker sent a message the page does not know; please report this".into());
-    }
-    let (name, mime) = (text("name").unwrap_or_default(), text("mime").unwrap_or_default());
-    let bytes: js_sys::Uint8Array =
-        field("bytes").and_then(|b| b.dyn_into().ok()).ok_or("the worker's file came without its bytes")?;
-    crate::download::download_array(&name, &mime, &bytes)
 }
 
 /// Takes over (or starts) the worker on first render; its messages are

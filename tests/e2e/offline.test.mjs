@@ -1,5 +1,6 @@
 // Offline and installable: the service worker (sw.js) keeps a checked copy
-// of the app's shell, so a page visited once loads and analyses with the
+// of the app's shell, so a page visited once loads, analyses and exports
+// Parquet (its export worker, never loaded before, is in the copy) with the
 // network off; a new deployment replaces the copy at the next load and the
 // page says so (a page of the old version offers a reload); a file that fails its check is refused, never cached; the
 // manifest's icons load; a file the system opens with the installed app
@@ -108,6 +109,15 @@ test('a page visited once loads and analyses with the network off', async () => 
       assert.equal(Number(await page.getByTestId(`task-count-${kind}`).textContent()), cli.tasks[kind], `${kind} tasks`);
     }
     assert.equal(Number(await page.getByTestId('critical-path-total-ms').textContent()), cli.critical_path.total_ms);
+
+    // The Parquet download's export worker, never loaded online, comes from the copy too.
+    const shellPaths = shellOf(site.first).files.map((f) => f.path);
+    for (const path of ['export_worker_loader.js', 'export_worker.js', 'export_worker_bg.wasm']) assert.ok(shellPaths.includes(path), path);
+    await page.getByTestId('export-menu').locator('summary').click();
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-parquet').click()]);
+    const bytes = readFileSync(await zip.path());
+    assert.equal(bytes.readUInt32LE(0), 0x04034b50, 'a zip');
+    assert.equal((bytes.toString('latin1').match(/PAR1/g) ?? []).length, 6, 'three Parquet files');
 
     // A bundled sample comes from the copy too.
     await page.reload();

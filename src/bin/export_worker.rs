@@ -1,0 +1,6 @@
+//! The export worker's entry point (loaded by `export_worker_loader.js`,
+//! only when the page asks for the Parquet download).
+
+fn main() {
+    longpole::export_worker::start();
+}

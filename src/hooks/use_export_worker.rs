@@ -1,0 +1,197 @@
+//! The page's handle on its export worker ([`crate::export_worker`]): it
+//! keeps the loaded run's inputs (the `File`s opened, dropped or fetched
+//! for a sample, or the URLs a link named), starts the worker only when the
+//! Parquet download is asked for, sends it those inputs, turns its messages
+//! into [`Action`]s and saves the zip it makes. The worker is stopped once
+//! it has answered (its memory goes with it) or when the user cancels.
+
+use super::worker_link::{request, save_file, Link};
+use crate::export_protocol::{ExportRequest, ExportResponse};
+use crate::protocol::{RunId, Source};
+use crate::state::Action;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, File, MessageEvent, Worker};
+use yew::prelude::*;
+
+/// The export worker's loader script, relative to the page so any base path works.
+const EXPORT_WORKER_URL: &str = "./export_worker_loader.js";
+
+/// Where the loaded run's bytes can be read again.
+#[derive(Clone, Debug)]
+pub enum KeptInputs {
+    /// Files opened, dropped or fetched (a sample).
+    Files(Vec<File>),
+    /// The URLs a link named, absolute, with their digests.
+    Urls(Vec<Source>),
+}
+
+/// A worker's message and error handlers.
+type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
+
+/// The export worker's state behind the handle.
+#[derive(Default)]
+struct Inner {
+    /// The running worker (none between exports).
+    link: Link,
+    /// The loaded run and its inputs.
+    kept: Option<(RunId, KeptInputs)>,
+    /// The run whose export is under way.
+    exporting: Option<RunId>,
+    /// The last worker's handlers: dropped when the next starts, never
+    /// from inside one of them.
+    handlers: Option<Handlers>,
+}
+
+impl Inner {
+    /// Stops the worker, if one runs.
+    fn stop(&mut self) {
+        if let Some(w) = std::mem::take(&mut self.link).worker {
+            w.terminate();
+        }
+        self.exporting = None;
+    }
+}
+
+/// Starts Parquet downloads of the loaded run in the export worker.
+#[derive(Clone)]
+pub struct ExportWorker {
+    inner: Rc<RefCell<Inner>>,
+    dispatch: Callback<Action>,
+}
+
+impl PartialEq for ExportWorker {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl ExportWorker {
+    /// Keeps `inputs` as run `run`'s, for its download; the export of an
+    /// earlier run, if one is under way, is stopped.
+    pub fn keep(&self, run: RunId, inputs: KeptInputs) {
+        let mut inner = self.inner.borrow_mut();
+        inner.stop();
+        inner.kept = Some((run, inputs));
+    }
+
+    /// Forgets the kept inputs (a comparison is no run to export), and
+    /// stops an export under way.
+    pub fn forget(&self) {
+        let mut inner = self.inner.borrow_mut();
+        inner.stop();
+        inner.kept = None;
+    }
+
+    /// Starts the download of run `run`'s fleet tables: a new export worker
+    /// reads its kept inputs. One export runs at a time; a second one asked
+    /// for replaces it.
+    pub fn start(&self, run: RunId, memory_limit: Option<u64>) {
+        let mut inner = self.inner.borrow_mut();
+        inner.stop();
+        let Some((_, inputs)) = inner.kept.as_ref().filter(|(r, _)| *r == run) else {
+            let message = "the page no longer holds this run's files: open them again to export them".to_owned();
+            return self.dispatch.emit(Action::Parquet(ExportResponse::Refused { run, message }));
+        };
+        let (urls, files) = match inputs {
+            KeptInputs::Files(files) => (Vec::new(), files.clone()),
+            KeptInputs::Urls(urls) => (urls.clone(), Vec::new()),
+        };
+        let json = match serde_json::to_string(&ExportRequest::Parquet { run, urls, memory_limit }) {
+            Ok(json) => json,
+            Err(e) => {
+                let message = format!("longpole could not encode the export's request ({e}); please report this");
+                return self.dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+            }
+        };
+        let worker = match Worker::new(EXPORT_WORKER_URL) {
+            Ok(w) => w,
+            Err(_) => {
+                let message = "this browser could not start the export worker".to_owned();
+                return self.dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+            }
+        };
+        let (on_message, on_error) = self.handlers(run);
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        inner.handlers = Some((on_message, on_error));
+        inner.link.worker = Some(worker);
+        inner.exporting = Some(run);
+        self.dispatch.emit(Action::ParquetStarted(run));
+        let posted = request(&json, &files).is_some_and(|m| inner.link.post(m));
+        if !posted {
+            inner.stop();
+            let message = "the page could not send the run's inputs to the export worker".to_owned();
+            self.dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+        }
+    }
+
+    /// Cancels the export under way: its worker is stopped at once.
+    pub fn cancel(&self) {
+        let run = self.inner.borrow().exporting;
+        self.inner.borrow_mut().stop();
+        if let Some(run) = run {
+            self.dispatch.emit(Action::ParquetCancelled(run));
+        }
+    }
+
+    /// The handlers of the worker exporting run `run`.
+    fn handlers(&self, run: RunId) -> Handlers {
+        let (inner, dispatch) = (self.inner.clone(), self.dispatch.clone());
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let data = event.data();
+            let Some(json) = data.as_string() else {
+                if let Err(message) = save_file(&data) {
+                    dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+                }
+                return;
+            };
+            match serde_json::from_str::<ExportResponse>(&json) {
+                Ok(ExportResponse::Ready) => inner.borrow_mut().link.ready(),
+                Ok(response) => {
+                    let over = matches!(
+                        response,
+                        ExportResponse::Done { .. } | ExportResponse::Refused { .. } | ExportResponse::Failed { .. }
+                    );
+                    if over && inner.borrow().exporting == Some(run) {
+                        inner.borrow_mut().stop();
+                    }
+                    // A panic's report names no run: it is this one's.
+                    let response = match response {
+                        ExportResponse::Failed { run: 0, message } => ExportResponse::Failed { run, message },
+                        other => other,
+                    };
+                    dispatch.emit(Action::Parquet(response));
+                }
+                Err(e) => {
+                    let message =
+                        format!("longpole could not read its export worker's message ({e}); please report this");
+                    dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+                }
+            }
+        });
+        let (inner, dispatch) = (self.inner.clone(), self.dispatch.clone());
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            if inner.borrow().exporting == Some(run) {
+                inner.borrow_mut().stop();
+            }
+            let message = format!("the export worker stopped: {}", e.message());
+            dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+        });
+        (on_message, on_error)
+    }
+}
+
+/// The page's export worker handle; the worker itself starts only with a
+/// download, and is stopped when the page goes.
+#[hook]
+pub fn use_export_worker(dispatch: Callback<Action>) -> ExportWorker {
+    let inner = use_mut_ref(Inner::default);
+    {
+        let inner = inner.clone();
+        use_effect_with((), move |_| move || inner.borrow_mut().stop());
+    }
+    ExportWorker { inner, dispatch }
+}
