@@ -33,6 +33,8 @@ pub struct Compared {
     /// The differential flame graphs, one per measure, where both sides'
     /// format has one (none otherwise).
     flames: Vec<DiffFlame>,
+    /// The last comparison's timelines, every task (windows are cut from them).
+    timelines: Option<CompareTimelines>,
 }
 
 /// The formats whose run view has a flame graph.
@@ -110,7 +112,7 @@ impl Compared {
             None => loaded.borrow().as_ref().and_then(|l| l.view.as_ref()?.flame.clone()),
         };
         let flames = flame_a.zip(flame_of(&b)).map_or_else(Vec::new, |(fa, fb)| diff_flames(&fa, &fb));
-        Compared { run, a, b, last: None, flames }
+        Compared { run, a, b, last: None, flames, timelines: None }
     }
 
     /// Compares the sides with `settings`: the answer for the page; the
@@ -130,7 +132,10 @@ impl Compared {
                 let view = Box::new(CompareView::of(&comparison));
                 self.last = Some(comparison);
                 let elapsed_ms = js_sys::Date::now() - began;
-                let (timelines, flames) = (timelines.map(Box::new), self.flames.clone());
+                // The whole of both runs at first, culled by pixel.
+                let whole = timelines.as_ref().map(|t| Box::new(t.window(t.from_ms, t.to_ms)));
+                self.timelines = timelines;
+                let (timelines, flames) = (whole, self.flames.clone());
                 Response::Compared { run: self.run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
             }
             Err(message) => Response::CompareRefused { run: self.run, message },
@@ -155,4 +160,12 @@ pub fn export_json(kept: &Kept, run: RunId) {
         Ok(text) => post_file(run, "longpole-compare.json", "application/json", (text + "\n").as_bytes()),
         Err(e) => post(&Response::CompareRefused { run, message: format!("longpole could not write the JSON: {e}") }),
     }
+}
+
+/// Posts both timelines of run `run`'s last comparison from `from_ms` to
+/// `to_ms`, culled by pixel.
+pub fn window(kept: &Kept, run: RunId, from_ms: f64, to_ms: f64) {
+    let kept = kept.borrow();
+    let Some(t) = kept.as_ref().filter(|s| s.run == run).and_then(|s| s.timelines.as_ref()) else { return };
+    post(&Response::CompareWindow { run, timelines: Box::new(t.window(from_ms, to_ms)) });
 }

@@ -192,6 +192,16 @@ pub enum Request {
         /// The comparison's run.
         run: RunId,
     },
+    /// Both timelines of the last comparison from `from_ms` to `to_ms`
+    /// (ms from each run's start), culled by pixel.
+    CompareWindow {
+        /// The comparison's run.
+        run: RunId,
+        /// The window's start.
+        from_ms: f64,
+        /// Its end.
+        to_ms: f64,
+    },
 }
 
 /// How a comparison of two sides is made: which run of each side, and
@@ -385,6 +395,13 @@ pub enum Response {
         /// Milliseconds from the request to the result.
         elapsed_ms: f64,
     },
+    /// Another window of the last comparison's timelines.
+    CompareWindow {
+        /// The run.
+        run: RunId,
+        /// Both timelines in the window.
+        timelines: Box<CompareTimelines>,
+    },
     /// Two sides could not be compared with these settings (a run that is
     /// not there, a side without runs); the sides stay read.
     CompareRefused {
@@ -466,6 +483,7 @@ impl Response {
             | Response::ExportRefused { run, .. }
             | Response::Summary { run, .. }
             | Response::Compared { run, .. }
+            | Response::CompareWindow { run, .. }
             | Response::CompareRefused { run, .. }
             | Response::Failed { run, .. }
             | Response::Cancelled { run } => Some(*run),

@@ -6,7 +6,7 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
-use crate::compare_worker::{export_json, recompare, Compared, Kept, LoadedRun};
+use crate::compare_worker::{export_json, recompare, window, Compared, Kept, LoadedRun};
 use crate::file_read::read_file;
 use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
@@ -207,6 +207,7 @@ pub fn start() {
             }
             Ok(Request::Recompare { run, settings }) => recompare(&compared, &loaded, run, settings),
             Ok(Request::ExportComparison { run }) => export_json(&compared, run),
+            Ok(Request::CompareWindow { run, from_ms, to_ms }) => window(&compared, run, from_ms, to_ms),
             Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();

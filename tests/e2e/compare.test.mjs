@@ -1,7 +1,8 @@
 // Comparing two runs in the browser, checked against `longpole compare
 // --format json` on the same files: two simulated builds (the same graph,
 // another schedule and jitter, three nodes slowed tenfold) picked as sides
-// A and B on the landing page (with the two timelines' linked selection),
+// A and B on the landing page (with the two timelines' linked selection
+// and shared zoom),
 // and kati's ninja log build 2 against build 3
 // through "Compare with…" on the loaded log, then a pick of runs; and the
 // two evobench logs, with their differential flame graph in each measure.
@@ -112,6 +113,26 @@ test('two simulated builds compare in the browser as the CLI compares them', asy
     const hot = app.page.locator('svg.compare-timeline g.side');
     assert.ok((await hot.nth(0).locator('rect.bar.hot').count()) >= 1);
     assert.ok((await hot.nth(1).locator('rect.bar.hot').count()) >= 1, 'the same key is lit in B');
+    // Zooming moves both timelines' window at once: the middle half, every
+    // bar within the time axis (150 to 1000 px), then the whole again.
+    const svg = app.page.locator('svg.compare-timeline');
+    const windowOf = async () => [Number(await svg.getAttribute('data-from-ms')), Number(await svg.getAttribute('data-to-ms'))];
+    const [zero, whole] = await windowOf();
+    assert.equal(zero, 0);
+    await app.page.getByTestId('compare-zoom-in').click();
+    await app.page.waitForFunction((w) => Number(document.querySelector('svg.compare-timeline')?.dataset.toMs) < w, whole);
+    const [from, to] = await windowOf();
+    assertClose(from, whole / 4);
+    assertClose(to, (3 * whole) / 4);
+    const edges = await svg.locator('rect.bar').evaluateAll((rs) => rs.map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width'))]));
+    assert.ok(edges.length > 0);
+    for (const [x, w] of edges) assert.ok(x >= 149.9 && x + w <= 1000.6, `a bar at ${x}, ${w} px`);
+    for (const n of await svg.locator('rect.bar.merged').evaluateAll((rs) => rs.map((r) => Number(r.dataset.tasks)))) {
+      assert.ok(n >= 2, 'a merged bar stands for several tasks');
+    }
+    await app.page.getByTestId('compare-zoom-whole').click();
+    await app.page.waitForFunction((w) => Number(document.querySelector('svg.compare-timeline')?.dataset.toMs) === w, whole);
+    assert.deepEqual(await windowOf(), [0, whole]);
     await app.page.screenshot({ path: '/tmp/longpole-compare.png', fullPage: true });
     await app.page.screenshot({ path: '/tmp/longpole-compare-top.png', clip: { x: 0, y: 0, width: 1280, height: 1300 }, fullPage: true });
     // The export is the CLI's JSON, but for the runs' names (a browser

@@ -5,14 +5,24 @@
 //! other on one time axis. Every bar carries its normalised key, numbered
 //! once for both sides, so that a task selected in one timeline finds the
 //! same key in the other.
+//!
+//! Every task is kept ([`timelines`]); the page is sent a window of both
+//! sides at once ([`CompareTimelines::window`]: one time span, so that
+//! zooming one zooms both), culled by pixel as the main timeline is: on
+//! each row, tasks narrower than a pixel that follow one another within a
+//! pixel are one bar, counted, so a window of a million tasks is at most a
+//! few bars per pixel and row.
 
 use crate::compare::normalise::normalise;
 use crate::compare::Run;
 use crate::hash::FastMap;
 use serde::{Deserialize, Serialize};
 
-/// The most bars a side sends (its longest tasks); the rest are counted.
-pub const MAX_BARS: usize = 5_000;
+/// The width the page draws the time axis in, px: a window's pixel.
+pub const PLOT_WIDTH: f64 = 850.0;
+
+/// The key of a bar that stands for several tasks under a pixel.
+pub const MERGED: u32 = u32::MAX;
 
 /// Both sides' timelines.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,6 +33,10 @@ pub struct CompareTimelines {
     pub a: SideTimeline,
     /// Side B's.
     pub b: SideTimeline,
+    /// The window's start, ms from each run's start.
+    pub from_ms: f64,
+    /// Its end.
+    pub to_ms: f64,
 }
 
 /// One side's timeline.
@@ -36,10 +50,11 @@ pub struct SideTimeline {
     pub lanes: Vec<LaneRows>,
     /// Rows over all lanes.
     pub rows: u32,
-    /// Its tasks (the longest [`MAX_BARS`]), in start order.
+    /// Its tasks in the window, in start order (every task, before a
+    /// window is cut).
     pub bars: Vec<Bar>,
-    /// Tasks with times that are not drawn (shorter than every bar drawn).
-    pub left_out: usize,
+    /// Tasks drawn as part of a [`MERGED`] bar (under a pixel).
+    pub merged: usize,
 }
 
 /// A lane and the rows its tasks take (a task goes on the first row of
@@ -63,8 +78,11 @@ pub struct Bar {
     pub start_ms: f64,
     /// Its end from the run's start, ms.
     pub end_ms: f64,
-    /// Its key, an index of [`CompareTimelines::keys`].
+    /// Its key, an index of [`CompareTimelines::keys`]; [`MERGED`] for
+    /// several tasks under a pixel.
     pub key: u32,
+    /// The tasks it stands for (1 but for a merged bar).
+    pub tasks: u32,
 }
 
 /// Numbers keys once for both sides.
@@ -99,11 +117,6 @@ fn side(run: &Run<'_>, keys: &mut Keys) -> SideTimeline {
         .collect();
     let start = timed.iter().map(|t| t.0).min().unwrap_or(0);
     let end = timed.iter().map(|t| t.1).max().unwrap_or(start);
-    let left_out = timed.len().saturating_sub(MAX_BARS);
-    if left_out > 0 {
-        timed.select_nth_unstable_by_key(MAX_BARS - 1, |t| std::cmp::Reverse(t.1 - t.0));
-        timed.truncate(MAX_BARS);
-    }
     timed.sort_unstable_by_key(|t| (t.0, t.2, t.3));
     let mut lanes: Vec<usize> = timed.iter().map(|t| t.2).collect();
     lanes.sort_unstable();
@@ -141,6 +154,7 @@ fn side(run: &Run<'_>, keys: &mut Keys) -> SideTimeline {
             start_ms: ms(s),
             end_ms: ms(e.max(s)),
             key: keys.number(&normalise(run.keys.keys.get(id).map_or("", String::as_str))),
+            tasks: 1,
         })
         .collect();
     let lanes = lanes
@@ -152,14 +166,61 @@ fn side(run: &Run<'_>, keys: &mut Keys) -> SideTimeline {
             rows: ends[l].len() as u32,
         })
         .collect();
-    SideTimeline { name: run.name.clone(), wall_ms: ms(end), lanes, rows, bars, left_out }
+    SideTimeline { name: run.name.clone(), wall_ms: ms(end), lanes, rows, bars, merged: 0 }
 }
 
-/// The timelines of the runs `a` and `b`.
+/// The timelines of the runs `a` and `b`, every task, the window the whole
+/// of the longer.
 pub fn timelines(a: &Run<'_>, b: &Run<'_>) -> CompareTimelines {
     let mut keys = Keys::default();
     let (a, b) = (side(a, &mut keys), side(b, &mut keys));
-    CompareTimelines { keys: keys.names, a, b }
+    let to_ms = a.wall_ms.max(b.wall_ms);
+    CompareTimelines { keys: keys.names, a, b, from_ms: 0.0, to_ms }
+}
+
+/// The tasks of `s` that overlap `from..=to`, those under `pixel` ms that
+/// follow one another on a row within a pixel made one [`MERGED`] bar.
+fn cut(s: &SideTimeline, from: f64, to: f64, pixel: f64) -> SideTimeline {
+    let mut last: Vec<Option<usize>> = vec![None; s.rows as usize];
+    let (mut bars, mut merged): (Vec<Bar>, usize) = (Vec::new(), 0);
+    let visible = |b: &Bar| (b.start_ms.max(from), b.end_ms.min(to));
+    for b in s.bars.iter().filter(|b| b.end_ms >= from && b.start_ms <= to) {
+        let (start, end) = visible(b);
+        let open = last.get(b.row as usize).copied().flatten();
+        if let Some(o) = open.map(|i| &mut bars[i]).filter(|o| {
+            let (os, oe) = visible(o);
+            end - start < pixel && (o.tasks > 1 || oe - os < pixel) && start - o.end_ms < pixel
+        }) {
+            merged += if o.tasks == 1 { 2 } else { 1 };
+            o.end_ms = o.end_ms.max(b.end_ms);
+            o.tasks += 1;
+            o.key = MERGED;
+            continue;
+        }
+        if let Some(l) = last.get_mut(b.row as usize) {
+            *l = Some(bars.len());
+        }
+        bars.push(b.clone());
+    }
+    SideTimeline { bars, merged, lanes: s.lanes.clone(), name: s.name.clone(), ..*s }
+}
+
+impl CompareTimelines {
+    /// Both sides from `from_ms` to `to_ms` (clamped to the longer run),
+    /// culled for [`PLOT_WIDTH`] pixels, with only the keys their bars
+    /// name (numbered anew: a window is sent, not every key of a big run).
+    pub fn window(&self, from_ms: f64, to_ms: f64) -> CompareTimelines {
+        let longest = self.a.wall_ms.max(self.b.wall_ms);
+        let from = from_ms.clamp(0.0, longest);
+        let to = to_ms.clamp(from, longest);
+        let pixel = (to - from) / PLOT_WIDTH;
+        let (mut a, mut b) = (cut(&self.a, from, to, pixel), cut(&self.b, from, to, pixel));
+        let mut keys = Keys::default();
+        for bar in a.bars.iter_mut().chain(b.bars.iter_mut()).filter(|bar| bar.key != MERGED) {
+            bar.key = keys.number(&self.keys[bar.key as usize]);
+        }
+        CompareTimelines { keys: keys.names, a, b, from_ms: from, to_ms: to }
+    }
 }
 
 #[cfg(test)]
@@ -186,9 +247,53 @@ mod tests {
         };
         assert_eq!(bars(&t.a), [("x.o".to_owned(), 0.0, 100.0), ("y.o".to_owned(), 50.0, 300.0)]);
         assert_eq!(bars(&t.b), [("w.o".to_owned(), 0.0, 120.0), ("x.o".to_owned(), 0.0, 50.0)]);
-        assert_eq!((t.a.wall_ms, t.b.wall_ms, t.keys.len(), t.a.left_out), (300.0, 120.0, 3, 0));
+        assert_eq!((t.a.wall_ms, t.b.wall_ms, t.keys.len(), t.a.merged), (300.0, 120.0, 3, 0));
         // x.o and y.o overlap: two rows, whatever lanes they are on.
         assert_eq!(t.a.rows, 2);
         assert_ne!(t.a.bars[0].row, t.a.bars[1].row);
+    }
+
+    /// A side of one row: tasks of `(start, end)` ms, keys 0, 1, 2….
+    fn row(tasks: &[(f64, f64)]) -> SideTimeline {
+        let bars = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, &(s, e))| Bar { row: 0, start_ms: s, end_ms: e, key: i as u32, tasks: 1 })
+            .collect();
+        let lanes = vec![LaneRows { name: "l".into(), first_row: 0, rows: 1 }];
+        SideTimeline { name: "r".into(), wall_ms: 850.0, lanes, rows: 1, bars, merged: 0 }
+    }
+
+    /// 850 ms on 850 px: a pixel is 1 ms. By hand: 0–0.4, 0.5–0.9 and
+    /// 1.2–1.5 follow within a pixel and are one bar of 3 tasks (0–1.5);
+    /// 3–3.5 starts 1.5 ms after: a bar of its own; 10–20 is wider than a
+    /// pixel; 20–20.5 follows a wide bar: its own. Zoomed to 0–8.5 ms (a
+    /// pixel 0.01 ms) every task is its own bar, 10–20 not in the window.
+    #[test]
+    fn a_window_merges_tasks_under_a_pixel() {
+        let s = row(&[(0.0, 0.4), (0.5, 0.9), (1.2, 1.5), (3.0, 3.5), (10.0, 20.0), (20.0, 20.5)]);
+        let keys = ["k0", "k1", "k2", "k3", "k4", "k5"].map(String::from).to_vec();
+        let t = CompareTimelines { keys, a: s.clone(), b: s, from_ms: 0.0, to_ms: 850.0 };
+        let whole = t.window(0.0, 850.0);
+        fn key(w: &CompareTimelines, k: u32) -> &str {
+            if k == MERGED {
+                "merged"
+            } else {
+                w.keys[k as usize].as_str()
+            }
+        }
+        let bars: Vec<(f64, f64, &str, u32)> =
+            whole.a.bars.iter().map(|b| (b.start_ms, b.end_ms, key(&whole, b.key), b.tasks)).collect();
+        assert_eq!(bars, [(0.0, 1.5, "merged", 3), (3.0, 3.5, "k3", 1), (10.0, 20.0, "k4", 1), (20.0, 20.5, "k5", 1)]);
+        assert_eq!((whole.a.merged, whole.b.merged), (3, 3));
+        // Only the keys the window's bars name are sent.
+        assert_eq!(whole.keys, ["k3", "k4", "k5"]);
+        let zoomed = t.window(0.0, 8.5);
+        assert_eq!((zoomed.from_ms, zoomed.to_ms), (0.0, 8.5));
+        assert_eq!(zoomed.keys, ["k0", "k1", "k2", "k3"]);
+        assert_eq!(zoomed.a.bars.iter().map(|b| b.key).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(zoomed.a.merged, 0);
+        // Past the runs' end, the window is clamped to them.
+        assert_eq!(t.window(800.0, 2000.0).to_ms, 850.0);
     }
 }
