@@ -15,7 +15,7 @@ use longpole_core::model::FormatId;
 use longpole_core::report::compare::{compare_json, keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::{diff_flames, DiffFlame};
-use longpole_core::view::compare_timelines::{timelines, CompareTimelines};
+use longpole_core::view::compare_timelines::{timelines, TimelinePair, Window};
 use longpole_core::Analysis;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,7 +34,7 @@ pub struct Compared {
     /// format has one (none otherwise).
     flames: Vec<DiffFlame>,
     /// The last comparison's timelines, every task (windows are cut from them).
-    timelines: Option<CompareTimelines>,
+    timelines: Option<TimelinePair>,
 }
 
 /// The formats whose run view has a flame graph.
@@ -80,7 +80,7 @@ struct Outcome {
     /// The runs each side holds before its pick.
     runs: (usize, usize),
     /// The representative runs' timelines.
-    timelines: Option<CompareTimelines>,
+    timelines: Option<TimelinePair>,
 }
 
 /// Compares `a`'s runs with `b`'s as `settings` say, as `longpole compare`
@@ -95,7 +95,7 @@ fn compare_sides(a: &Analysis, b: &Analysis, settings: &CompareSettings) -> Resu
     let representative = |runs: &[Run<'_>], name: &str| runs.iter().position(|r| r.name == name);
     let timelines =
         match (representative(&runs_a, &c.runs.representative_a), representative(&runs_b, &c.runs.representative_b)) {
-            (Some(i), Some(j)) => Some(timelines(&runs_a[i], &runs_b[j])),
+            (Some(i), Some(j)) => Some(timelines(&runs_a[i], &runs_b[j], &c.critical_path.a, &c.critical_path.b)),
             _ => None,
         };
     Ok(Outcome { comparison: c, runs: (count_a, count_b), timelines })
@@ -133,7 +133,7 @@ impl Compared {
                 self.last = Some(comparison);
                 let elapsed_ms = js_sys::Date::now() - began;
                 // The whole of both runs at first, culled by pixel.
-                let whole = timelines.as_ref().map(|t| Box::new(t.window(t.from_ms, t.to_ms)));
+                let whole = timelines.as_ref().map(|t| Box::new(t.window(&t.whole())));
                 self.timelines = timelines;
                 let (timelines, flames) = (whole, self.flames.clone());
                 Response::Compared { run: self.run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
@@ -162,10 +162,10 @@ pub fn export_json(kept: &Kept, run: RunId) {
     }
 }
 
-/// Posts both timelines of run `run`'s last comparison from `from_ms` to
-/// `to_ms`, culled by pixel.
-pub fn window(kept: &Kept, run: RunId, from_ms: f64, to_ms: f64) {
+/// Posts both timelines of run `run`'s last comparison in window `w`,
+/// culled by pixel.
+pub fn window(kept: &Kept, run: RunId, w: &Window) {
     let kept = kept.borrow();
     let Some(t) = kept.as_ref().filter(|s| s.run == run).and_then(|s| s.timelines.as_ref()) else { return };
-    post(&Response::CompareWindow { run, timelines: Box::new(t.window(from_ms, to_ms)) });
+    post(&Response::CompareWindow { run, timelines: Box::new(t.window(w)) });
 }

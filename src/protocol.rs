@@ -13,7 +13,7 @@ use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
-use longpole_core::view::compare_timelines::CompareTimelines;
+use longpole_core::view::compare_timelines::{CompareTimelines, Window};
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
@@ -192,15 +192,14 @@ pub enum Request {
         /// The comparison's run.
         run: RunId,
     },
-    /// Both timelines of the last comparison from `from_ms` to `to_ms`
-    /// (ms from each run's start), culled by pixel.
+    /// Both timelines of the last comparison in a window (a time span
+    /// from each run's start, a band of rows, the selected key), culled by
+    /// pixel.
     CompareWindow {
         /// The comparison's run.
         run: RunId,
-        /// The window's start.
-        from_ms: f64,
-        /// Its end.
-        to_ms: f64,
+        /// The window.
+        window: Window,
     },
 }
 

@@ -466,6 +466,7 @@ mod tests {
     use super::*;
     use longpole_core::compare::{compare, Options};
     use longpole_core::report::compare::{keys_of, runs_of};
+    use longpole_core::view::compare_timelines::Window;
 
     fn reduce(s: AppState, a: Action) -> AppState {
         (*Rc::new(s).reduce(a)).clone()
@@ -539,7 +540,7 @@ mod tests {
             let (ka, kb) = (keys_of(&a), keys_of(&b));
             let (ra, rb) = (runs_of(&a, &ka, &|_| None).unwrap(), runs_of(&b, &kb, &|_| None).unwrap());
             let view = Box::new(CompareView::of(&compare(&ra, &rb, &Options::default()).unwrap()));
-            (view, Box::new(longpole_core::view::compare_timelines::timelines(&ra[0], &rb[0])))
+            (view, longpole_core::view::compare_timelines::timelines(&ra[0], &rb[0], &[], &[]))
         };
         let view = || sides().0;
         let started =
@@ -568,10 +569,11 @@ mod tests {
             "an old run's refusal is ignored"
         );
         // Another window of the timelines replaces the one shown, and keeps the rest.
-        let window = Box::new(sides().1.window(50.0, 150.0));
+        let pair = sides().1;
+        let window = Box::new(pair.window(&Window { from_ms: 50.0, to_ms: 150.0, ..pair.whole() }));
         let s = reduce(s, Action::Worker(Response::CompareWindow { run: 1, timelines: window }));
         let Phase::Compared { timelines: Some(t), refused: Some(_), .. } = &s.phase else { panic!("{:?}", s.phase) };
-        assert_eq!((t.from_ms, t.to_ms), (50.0, 150.0));
+        assert_eq!((t.window.from_ms, t.window.to_ms), (50.0, 150.0));
     }
 
     #[test]

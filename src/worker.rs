@@ -207,7 +207,7 @@ pub fn start() {
             }
             Ok(Request::Recompare { run, settings }) => recompare(&compared, &loaded, run, settings),
             Ok(Request::ExportComparison { run }) => export_json(&compared, run),
-            Ok(Request::CompareWindow { run, from_ms, to_ms }) => window(&compared, run, from_ms, to_ms),
+            Ok(Request::CompareWindow { run, window: w }) => window(&compared, run, &w),
             Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();

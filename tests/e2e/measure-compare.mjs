@@ -2,7 +2,10 @@
 // the click on "Compare" (both sides' files picked on the landing page) to
 // the compare screen being ready (its `compare-ready` marker, the one
 // tests/e2e/compare.test.mjs waits for), with the headline's wall time
-// change as a check that the comparison is the expected one.
+// change as a check that the comparison is the expected one; then the
+// round trip of zoom steps of the two timelines (ZOOMS rounds, default 5,
+// of W, rows + and whole), from the key press or click to the new window
+// drawn.
 //
 //   node tests/e2e/measure-compare.mjs [A_FILE... --vs B_FILE...]
 //
@@ -68,6 +71,42 @@ if (await page.getByTestId('error').count()) {
 }
 const seconds = ((await page.evaluate(() => window.__readyAt)) - t0) / 1000;
 const wall = (await page.getByTestId('compare-wall').textContent()).trim();
+
+/**
+ * The worker's round trip of one step of the timelines' window: from the
+ * key press (or click) to the new window in the DOM, stamped by the page.
+ */
+async function step(act) {
+  await page.evaluate(() => {
+    const svg = document.querySelector('svg.compare-timeline');
+    window.__was = [svg.dataset.fromMs, svg.dataset.toMs, svg.dataset.top, svg.dataset.bottom].join();
+    window.__steppedAt = undefined;
+    window.__stepObserver?.disconnect();
+    window.__stepObserver = new MutationObserver(() => {
+      const now = document.querySelector('svg.compare-timeline');
+      if (window.__steppedAt === undefined && [now.dataset.fromMs, now.dataset.toMs, now.dataset.top, now.dataset.bottom].join() !== window.__was) {
+        window.__steppedAt = Date.now();
+      }
+    });
+    window.__stepObserver.observe(document.body, { subtree: true, attributes: true, childList: true });
+    window.__stepStart = Date.now();
+  });
+  await act();
+  await page.waitForFunction(() => window.__steppedAt !== undefined, null, { timeout: 60_000, polling: 20 });
+  return page.evaluate(() => window.__steppedAt - window.__stepStart);
+}
+
+// Zoom steps of both timelines (the worker cuts each window from every
+// task): W zooms in, rows + halves the band of rows, whole goes back.
+const zoomMs = [];
+if (await page.getByTestId('compare-zoom-in').count()) {
+  for (let i = 0; i < Number(process.env.ZOOMS ?? 5); i++) {
+    zoomMs.push(await step(() => page.keyboard.press('w')));
+    zoomMs.push(await step(() => page.getByTestId('compare-rows-in').click()));
+    zoomMs.push(await step(() => page.getByTestId('compare-zoom-whole').click()));
+  }
+}
+const sorted = [...zoomMs].sort((x, y) => x - y);
 const errors = [...app.errors];
 await app.close();
 
@@ -78,5 +117,8 @@ console.log(JSON.stringify({
   megabytes_b: megabytes(b),
   seconds_to_compare_ready: +seconds.toFixed(2),
   wall_time_change: wall,
+  zoom_steps: zoomMs.length,
+  zoom_step_ms_median: sorted.length ? sorted[Math.floor(sorted.length / 2)] : null,
+  zoom_step_ms_max: sorted.length ? sorted[sorted.length - 1] : null,
   page_errors: errors,
 }, null, 2));
