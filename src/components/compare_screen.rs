@@ -46,6 +46,27 @@ pub struct CompareScreenProps {
     pub dispatch: Callback<Action>,
 }
 
+/// Properties of [`CompareTable`].
+#[derive(Properties, PartialEq)]
+struct CompareTableProps {
+    /// The comparison's view, whose table is drawn.
+    view: Shared<CompareView>,
+    /// The search, lower-case.
+    search: String,
+    /// Actions.
+    dispatch: Callback<Action>,
+}
+
+/// Every key's change as a table: a component of its own, so that the
+/// screen drawn again (another window of the timelines) neither copies
+/// nor compares a big comparison's table, only the view's pointer.
+#[component]
+fn CompareTable(props: &CompareTableProps) -> Html {
+    html! {
+        <DataTable table={props.view.table.clone()} search={props.search.clone()} selected={None::<u32>} dispatch={props.dispatch.clone()} />
+    }
+}
+
 /// A side's run picker: every run, or one (from 1).
 fn pick(id: &str, runs: usize, chosen: Option<u32>, node: &NodeRef) -> Html {
     html! {
@@ -185,7 +206,7 @@ pub fn CompareScreen(props: &CompareScreenProps) -> Html {
                 <button class="button small" onclick={export} data-testid="export-compare-json"
                     title="The whole comparison, as longpole compare --format json writes it">{ "⤓ longpole compare JSON" }</button>
             </div>
-            <DataTable table={v.table.clone()} search={(*search).clone()} selected={None::<u32>} dispatch={props.dispatch.clone()} />
+            <CompareTable view={v.clone()} search={(*search).clone()} dispatch={props.dispatch.clone()} />
         </section>
     }
 }

@@ -9,7 +9,8 @@
 use crate::hooks::{use_keys, use_wheel, AnalysisWorker};
 use crate::protocol::{Request, RunId};
 use longpole_core::numbers::duration_label;
-use longpole_core::view::compare_timelines::{CompareTimelines, SideTimeline, Window, MERGED, PLOT_WIDTH};
+use longpole_core::view::compare_timelines::{Bar, CompareTimelines, SideTimeline, Window, MERGED, PLOT_WIDTH};
+use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -89,15 +90,28 @@ fn side(label: &str, s: &SideTimeline, top: f64, x: &dyn Fn(f64) -> f64, selecte
         duration_label((s.wall_ms * 1e6) as i64),
         s.tasks
     );
-    let rect = |b: &longpole_core::view::compare_timelines::Bar, class: Classes| {
+    let rect = |b: &Bar, class: Classes| {
         let width = (x(b.end_ms) - x(b.start_ms)).max(0.5);
-        let merged = b.key == MERGED || b.tasks > 1;
         html! {
             <rect x={format!("{:.1}", x(b.start_ms))} y={format!("{:.2}", y(b.row))} width={format!("{width:.1}")}
                 height={format!("{bar_height:.2}")} data-key={(b.key != MERGED).then(|| b.key.to_string())}
-                data-tasks={merged.then(|| b.tasks.to_string())} {class} />
+                data-tasks={(b.tasks > 1).then(|| b.tasks.to_string())} {class} />
         }
     };
+    // Bars that name no key (merged) are one path, as the path's outline
+    // is: a big run's window is then a few elements, not thousands.
+    let outline = |bars: &mut dyn Iterator<Item = &Bar>| -> (String, u32) {
+        let (mut d, mut tasks) = (String::new(), 0);
+        for b in bars {
+            let (x0, width) = (x(b.start_ms), (x(b.end_ms) - x(b.start_ms)).max(0.5));
+            let _ = write!(d, "M{x0:.1} {:.2}h{width:.1}v{bar_height:.2}h{:.1}z", y(b.row), -width);
+            tasks += b.tasks;
+        }
+        (d, tasks)
+    };
+    let (merged_d, merged_tasks) = outline(&mut s.bars.iter().filter(|b| b.key == MERGED));
+    let hot = |b: &Bar| selected.is_some() && Some(b.key) == selected;
+    let (path_d, _) = outline(&mut s.marked.iter().filter(|b| !hot(b)));
     html! {
         <g class="side" data-rows={s.rows.to_string()} data-packed={s.packed.to_string()} data-tasks={s.tasks.to_string()}>
             <text x="0" y={(top + 12.0).to_string()} class="side-title">{ title }</text>
@@ -105,11 +119,10 @@ fn side(label: &str, s: &SideTimeline, top: f64, x: &dyn Fn(f64) -> f64, selecte
             { for s.lanes.iter().filter(|l| f64::from(l.rows) * row >= 9.0).map(|l| html! {
                 <text x={(GUTTER - 4.0).to_string()} y={(y(l.first_row) + row.max(9.0) - 2.0).to_string()} class="lane" text-anchor="end">{ &l.name }</text>
             }) }
-            { for s.bars.iter().map(|b| rect(b, classes!("bar", (b.key == MERGED).then_some("merged")))) }
-            { for s.marked.iter().map(|b| {
-                let hot = Some(b.key) == selected && selected.is_some();
-                rect(b, classes!("bar", "marked", hot.then_some("hot"), (!hot && b.path).then_some("path")))
-            }) }
+            <path class="bar merged" d={merged_d} data-tasks={merged_tasks.to_string()} />
+            { for s.bars.iter().filter(|b| b.key != MERGED).map(|b| rect(b, classes!("bar"))) }
+            <path class="bar marked path" d={path_d} />
+            { for s.marked.iter().filter(|b| hot(b)).map(|b| rect(b, classes!("bar", "marked", "hot"))) }
         </g>
     }
 }

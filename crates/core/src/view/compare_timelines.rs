@@ -102,21 +102,28 @@ pub struct LaneRows {
     pub rows: u32,
 }
 
-/// A task, or several under a pixel.
+/// A task, or several under a pixel. Its fields travel under one letter
+/// each: a window of a big run sends thousands of bars.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
     /// Its drawn row.
+    #[serde(rename = "r")]
     pub row: u32,
     /// Its start from the run's start, ms.
+    #[serde(rename = "s")]
     pub start_ms: f64,
     /// Its end from the run's start, ms.
+    #[serde(rename = "e")]
     pub end_ms: f64,
     /// Its key, an index of [`CompareTimelines::keys`]; [`MERGED`] for
     /// several tasks of more than one key.
+    #[serde(rename = "k")]
     pub key: u32,
     /// The tasks it stands for.
+    #[serde(rename = "n")]
     pub tasks: u32,
     /// It is (or holds) a task of the side's critical path.
+    #[serde(rename = "p")]
     pub path: bool,
 }
 
