@@ -220,11 +220,12 @@ test('two big simulated builds: both timelines culled by pixel in time and rows,
       assert.ok(s.elements < tasks / 10, `${s.elements} elements for ${tasks} tasks`);
       assert.ok((await sides.nth(i).locator('path.path').getAttribute('d')).startsWith('M'), 'the critical path is drawn on top');
     }
-    await app.page.screenshot({ path: '/tmp/longpole-compare-big-whole.png', clip: { x: 0, y: 0, width: 1280, height: 1700 }, fullPage: true });
+    await app.page.getByTestId('compare-timelines').screenshot({ path: '/tmp/longpole-compare-big-whole.png' });
     // W zooms both into the same window; the wheel over the plot too, around the pointer.
     const [, whole] = await windowOf(app.page);
     const [f1, t1] = await stepWindow(app.page, () => app.page.keyboard.press('w'));
     assertClose(t1 - f1, whole * 0.8);
+    await app.page.locator('svg.compare-timeline').scrollIntoViewIfNeeded();
     const box = await app.page.locator('svg.compare-timeline').boundingBox();
     await app.page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
     const [f2, t2] = await stepWindow(app.page, () => app.page.mouse.wheel(0, -400));
@@ -259,7 +260,7 @@ test('two big simulated builds: both timelines culled by pixel in time and rows,
       assert.match(await app.page.getByTestId('compare-timeline-selected').textContent(), /A: [^;]*\(\d+ tasks?\); B: .*\(\d+ tasks?\)/);
       assert.ok((await sides.nth(from).locator('rect.hot').count()) >= 1, 'lit where clicked');
     }
-    await app.page.screenshot({ path: '/tmp/longpole-compare-big-zoomed.png', clip: { x: 0, y: 0, width: 1280, height: 1700 }, fullPage: true });
+    await app.page.getByTestId('compare-timelines').screenshot({ path: '/tmp/longpole-compare-big-zoomed.png' });
     // Back to the whole: both runs, every row.
     assert.deepEqual(await stepWindow(app.page, () => app.page.getByTestId('compare-zoom-whole').click()), [0, whole, 0, 1]);
     for (const i of [0, 1]) assert.ok((await sides.nth(i).locator('rect.hot').count()) >= 1, 'the selection is kept and lit on both sides');
