@@ -309,9 +309,8 @@ async fn compare_files(
         Err(stop) => return post(&stop.response(run)),
     };
     let mut sides = Compared::new(run, a, b, &loaded);
-    let response = sides.answer(&loaded, settings, began);
+    sides.answer(&loaded, settings, began);
     *kept.borrow_mut() = Some(sides);
-    post(&response);
 }
 
 /// Posts a run's reading progress, at most every [`PROGRESS_EVERY_MS`].

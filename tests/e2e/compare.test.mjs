@@ -131,6 +131,8 @@ test('two simulated builds compare in the browser as the CLI compares them', asy
     await app.page.getByTestId('compare-sides-go').click();
     await app.page.getByTestId('compare-ready').waitFor({ timeout: 60000 });
     await checkAgainst(app.page, cli);
+    // The timelines follow the screen, once every task's is built.
+    await app.page.locator('svg.compare-timeline').waitFor();
     // A task clicked in A's timeline is found in B's as well.
     await clickBar(app.page.locator('svg.compare-timeline g.side').first().locator('rect.bar[data-key]').first());
     await app.page.getByTestId('compare-timeline-selected').waitFor();
@@ -193,6 +195,7 @@ test('two big simulated builds: both timelines culled by pixel in time and rows,
     await app.page.getByTestId('compare-b-input').setInputFiles(b);
     await app.page.getByTestId('compare-sides-go').click();
     await app.page.getByTestId('compare-ready').waitFor({ timeout: 120000 });
+    await app.page.locator('svg.compare-timeline').waitFor();
     assert.equal(await dataNumber(app.page, 'compare-wall', 'data-delta-ms'), cli.wall_ms.delta);
     const sides = app.page.locator('svg.compare-timeline g.side');
     const side = async (i) => {

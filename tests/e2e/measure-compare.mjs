@@ -2,7 +2,8 @@
 // the click on "Compare" (both sides' files picked on the landing page) to
 // the compare screen being ready (its `compare-ready` marker, the one
 // tests/e2e/compare.test.mjs waits for), with the headline's wall time
-// change as a check that the comparison is the expected one; then the
+// change as a check that the comparison is the expected one, and the
+// time to the two timelines drawn (they follow the screen); then the
 // round trip of zoom steps of the two timelines (ZOOMS rounds, default 5,
 // of W, rows + and whole), from the key press or click to the new window
 // drawn.
@@ -54,8 +55,10 @@ await page.evaluate(() => {
   // The page's own clock stamps the ready marker as it enters the DOM:
   // polling from here would add its own latency while the page is busy.
   window.__readyAt = undefined;
+  window.__timelinesAt = undefined;
   new MutationObserver(() => {
     if (window.__readyAt === undefined && document.querySelector('[data-testid="compare-ready"]')) window.__readyAt = Date.now();
+    if (window.__timelinesAt === undefined && document.querySelector('svg.compare-timeline')) window.__timelinesAt = Date.now();
   }).observe(document.body, { subtree: true, childList: true });
 });
 const t0 = await page.evaluate(() => Date.now());
@@ -71,6 +74,10 @@ if (await page.getByTestId('error').count()) {
 }
 const seconds = ((await page.evaluate(() => window.__readyAt)) - t0) / 1000;
 const wall = (await page.getByTestId('compare-wall').textContent()).trim();
+// The timelines follow the screen, once every task's is built.
+await page.waitForFunction(() => window.__timelinesAt !== undefined, null, { timeout: 60_000, polling: 100 }).catch(() => {});
+const timelinesAt = await page.evaluate(() => window.__timelinesAt);
+const timelinesSeconds = timelinesAt === undefined ? null : (timelinesAt - t0) / 1000;
 
 /**
  * The worker's round trip of one step of the timelines' window: from the
@@ -117,6 +124,7 @@ console.log(JSON.stringify({
   megabytes_b: megabytes(b),
   seconds_to_compare_ready: +seconds.toFixed(2),
   wall_time_change: wall,
+  seconds_to_timelines_drawn: timelinesSeconds === null ? null : +timelinesSeconds.toFixed(2),
   zoom_steps: zoomMs.length,
   zoom_step_ms_median: sorted.length ? sorted[Math.floor(sorted.length / 2)] : null,
   zoom_step_ms_max: sorted.length ? sorted[sorted.length - 1] : null,
