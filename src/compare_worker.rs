@@ -16,7 +16,7 @@ use longpole_core::model::FormatId;
 use longpole_core::report::compare::{compare_json, keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::{diff_flames, DiffFlame};
-use longpole_core::view::compare_timelines::{timelines, CompareTimelines};
+use longpole_core::view::compare_timelines::{timelines, TimelinePair, Window};
 use longpole_core::view::table::Table;
 use longpole_core::view::table_page::{order, page, raw_rows, TableQuery};
 use longpole_core::Analysis;
@@ -42,6 +42,8 @@ pub struct Compared {
     /// The differential flame graphs, one per measure, where both sides'
     /// format has one (none otherwise).
     flames: Vec<DiffFlame>,
+    /// The last comparison's timelines, every task (windows are cut from them).
+    timelines: Option<TimelinePair>,
 }
 
 /// The formats whose run view has a flame graph.
@@ -80,32 +82,33 @@ fn side<'a>(x: &'a Analysis, keys: &'a [TaskKeys], pick: Option<u32>) -> Result<
     }
 }
 
-/// A comparison, with what the screen shows beside it.
-struct Outcome {
-    /// The comparison.
-    comparison: Comparison,
-    /// The runs each side holds before its pick.
-    runs: (usize, usize),
-    /// The representative runs' timelines.
-    timelines: Option<CompareTimelines>,
-}
+/// A comparison, and the representative runs' timelines.
+type Outcome = (Comparison, Option<TimelinePair>);
 
 /// Compares `a`'s runs with `b`'s as `settings` say, as `longpole compare`
-/// does.
-fn compare_sides(a: &Analysis, b: &Analysis, settings: &CompareSettings) -> Result<Outcome, String> {
+/// does; `compared` is given the comparison and the runs each side holds
+/// before its pick (to post the screen) before the timelines of every
+/// task are built.
+fn compare_sides(
+    a: &Analysis,
+    b: &Analysis,
+    settings: &CompareSettings,
+    compared: &dyn Fn(&Comparison, (usize, usize)),
+) -> Result<Outcome, String> {
     let opts = options(settings)?;
     let (ka, kb) = (keys_of(a), keys_of(b));
     let (count_a, runs_a) = side(a, &ka, settings.pick_a)?;
     let (count_b, runs_b) = side(b, &kb, settings.pick_b)?;
     let c = compare(&runs_a, &runs_b, &opts)
         .ok_or_else(|| format!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" }))?;
+    compared(&c, (count_a, count_b));
     let representative = |runs: &[Run<'_>], name: &str| runs.iter().position(|r| r.name == name);
     let timelines =
         match (representative(&runs_a, &c.runs.representative_a), representative(&runs_b, &c.runs.representative_b)) {
-            (Some(i), Some(j)) => Some(timelines(&runs_a[i], &runs_b[j])),
+            (Some(i), Some(j)) => Some(timelines(&runs_a[i], &runs_b[j], &c.critical_path.a, &c.critical_path.b)),
             _ => None,
         };
-    Ok(Outcome { comparison: c, runs: (count_a, count_b), timelines })
+    Ok((c, timelines))
 }
 
 impl Compared {
@@ -134,31 +137,40 @@ impl Compared {
             None => loaded.borrow().as_ref().and_then(|l| l.view.as_ref()?.flame.clone()),
         };
         let flames = flame_a.zip(flame_of(&b)).map_or_else(Vec::new, |(fa, fb)| diff_flames(&fa, &fb));
-        Compared { run, a, b, last: None, table: None, ordered: None, flames }
+        Compared { run, a, b, last: None, table: None, ordered: None, flames, timelines: None }
     }
 
-    /// Compares the sides with `settings`: the answer for the page; the
-    /// comparison is kept for its export.
-    pub fn answer(&mut self, loaded: &LoadedRun, settings: CompareSettings, began: f64) -> Response {
+    /// Compares the sides with `settings` and posts the answer for the
+    /// page: the screen first, then the timelines' first window (the
+    /// whole of both runs), once every task's timeline is built. The
+    /// comparison is kept for its export, the timelines for other windows.
+    pub fn answer(&mut self, loaded: &LoadedRun, settings: CompareSettings, began: f64) {
+        let (run, flames) = (self.run, self.flames.clone());
         let loaded = loaded.borrow();
         let a = match (&self.a, loaded.as_ref()) {
             (Some(a), _) => a,
             (None, Some(l)) => &l.analysis,
             (None, None) => {
                 let message = "the run compared as side A is no longer loaded; open it again".to_owned();
-                return Response::CompareRefused { run: self.run, message };
+                return post(&Response::CompareRefused { run, message });
             }
         };
-        match compare_sides(a, &self.b, &settings) {
-            Ok(Outcome { comparison, runs: (runs_a, runs_b), timelines }) => {
-                let view = Box::new(CompareView::with_rows(&comparison, COMPARE_FIRST_ROWS));
+        let screen = |comparison: &Comparison, (runs_a, runs_b): (usize, usize)| {
+            let view = Box::new(CompareView::with_rows(comparison, COMPARE_FIRST_ROWS));
+            let elapsed_ms = js_sys::Date::now() - began;
+            let (flames, settings) = (flames.clone(), settings.clone());
+            post(&Response::Compared { run, view, timelines: None, flames, runs_a, runs_b, settings, elapsed_ms });
+        };
+        match compare_sides(a, &self.b, &settings, &screen) {
+            Ok((comparison, timelines)) => {
                 self.last = Some(comparison);
                 (self.table, self.ordered) = (None, None);
-                let elapsed_ms = js_sys::Date::now() - began;
-                let (timelines, flames) = (timelines.map(Box::new), self.flames.clone());
-                Response::Compared { run: self.run, view, timelines, flames, runs_a, runs_b, settings, elapsed_ms }
+                if let Some(t) = &timelines {
+                    post(&Response::CompareWindow { run, timelines: Box::new(t.window(&t.whole())) });
+                }
+                self.timelines = timelines;
             }
-            Err(message) => Response::CompareRefused { run: self.run, message },
+            Err(message) => post(&Response::CompareRefused { run, message }),
         }
     }
 }
@@ -167,8 +179,7 @@ impl Compared {
 pub fn recompare(kept: &Kept, loaded: &LoadedRun, run: RunId, settings: CompareSettings) {
     let mut kept = kept.borrow_mut();
     let Some(sides) = kept.as_mut().filter(|s| s.run == run) else { return };
-    let response = sides.answer(loaded, settings, js_sys::Date::now());
-    post(&response);
+    sides.answer(loaded, settings, js_sys::Date::now());
 }
 
 /// Posts the rows of the last comparison of run `run` that `query` asks for.
@@ -206,4 +217,12 @@ pub fn export_json(kept: &Kept, run: RunId) {
         Ok(text) => post_file(run, "longpole-compare.json", "application/json", (text + "\n").as_bytes()),
         Err(e) => post(&Response::CompareRefused { run, message: format!("longpole could not write the JSON: {e}") }),
     }
+}
+
+/// Posts both timelines of run `run`'s last comparison in window `w`,
+/// culled by pixel.
+pub fn window(kept: &Kept, run: RunId, w: &Window) {
+    let kept = kept.borrow();
+    let Some(t) = kept.as_ref().filter(|s| s.run == run).and_then(|s| s.timelines.as_ref()) else { return };
+    post(&Response::CompareWindow { run, timelines: Box::new(t.window(w)) });
 }

@@ -13,7 +13,7 @@ use longpole_core::layout::graph::GraphLayout;
 use longpole_core::layout::timeline::{Frame, RowBars, Viewport};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
-use longpole_core::view::compare_timelines::CompareTimelines;
+use longpole_core::view::compare_timelines::{CompareTimelines, Window};
 use longpole_core::view::table_page::{TablePage, TableQuery};
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
@@ -210,6 +210,15 @@ pub enum Request {
         query: TableQuery,
         /// CSV; else JSON.
         csv: bool,
+    },
+    /// Both timelines of the last comparison in a window (a time span
+    /// from each run's start, a band of rows, the selected key), culled by
+    /// pixel.
+    CompareWindow {
+        /// The comparison's run.
+        run: RunId,
+        /// The window.
+        window: Window,
     },
 }
 
@@ -416,6 +425,13 @@ pub enum Response {
         /// The rows asked for.
         page: Box<TablePage>,
     },
+    /// Another window of the last comparison's timelines.
+    CompareWindow {
+        /// The run.
+        run: RunId,
+        /// Both timelines in the window.
+        timelines: Box<CompareTimelines>,
+    },
     /// Two sides could not be compared with these settings (a run that is
     /// not there, a side without runs); the sides stay read.
     CompareRefused {
@@ -498,6 +514,7 @@ impl Response {
             | Response::Summary { run, .. }
             | Response::Compared { run, .. }
             | Response::CompareRows { run, .. }
+            | Response::CompareWindow { run, .. }
             | Response::CompareRefused { run, .. }
             | Response::Failed { run, .. }
             | Response::Cancelled { run } => Some(*run),

@@ -382,6 +382,11 @@ impl Reducible for AppState {
                     Phase::Compared { rows, .. } => *rows = Shared::new(*page),
                     _ => return self,
                 },
+                Response::CompareWindow { run, timelines: window } if run == self.run => {
+                    if let Phase::Compared { timelines, .. } = &mut next.phase {
+                        *timelines = Some(Shared::new(*window));
+                    }
+                }
                 Response::CompareRefused { run, message } if run == self.run => match &mut next.phase {
                     Phase::Compared { refused, .. } => *refused = Some(message),
                     _ => next.phase = Phase::Failed { message },
@@ -510,6 +515,7 @@ mod tests {
     use super::*;
     use longpole_core::compare::{compare, Options};
     use longpole_core::report::compare::{keys_of, runs_of};
+    use longpole_core::view::compare_timelines::Window;
 
     fn reduce(s: AppState, a: Action) -> AppState {
         (*Rc::new(s).reduce(a)).clone()
@@ -576,14 +582,16 @@ mod tests {
 
     #[test]
     fn a_comparison_is_shown_and_a_refused_setting_keeps_it() {
-        let view = || {
+        let sides = || {
             let a = longpole_core::ingest::read_bytes("a.ninja_log", b"# ninja log v5\n0\t100\t0\tx.o\t1\n", 64);
             let b = longpole_core::ingest::read_bytes("b.ninja_log", b"# ninja log v5\n0\t200\t0\tx.o\t1\n", 64);
             let (a, b) = (longpole_core::reconcile(vec![a.unwrap()]), longpole_core::reconcile(vec![b.unwrap()]));
             let (ka, kb) = (keys_of(&a), keys_of(&b));
             let (ra, rb) = (runs_of(&a, &ka, &|_| None).unwrap(), runs_of(&b, &kb, &|_| None).unwrap());
-            Box::new(CompareView::of(&compare(&ra, &rb, &Options::default()).unwrap()))
+            let view = Box::new(CompareView::of(&compare(&ra, &rb, &Options::default()).unwrap()));
+            (view, longpole_core::view::compare_timelines::timelines(&ra[0], &rb[0], &[], &[]))
         };
+        let view = || sides().0;
         let started =
             Action::Started { run: 1, names: vec!["A: a".into(), "B: b".into()], total: None, sources: Vec::new() };
         let refused = |run| Action::Worker(Response::CompareRefused { run, message: "no run 4".into() });
@@ -621,7 +629,16 @@ mod tests {
         );
         let s = reduce(s, refused(1));
         assert!(matches!(&s.phase, Phase::Compared { refused: Some(m), .. } if m == "no run 4"));
-        assert!(matches!(reduce(s, refused(7)).phase, Phase::Compared { .. }), "an old run's refusal is ignored");
+        assert!(
+            matches!(reduce(s.clone(), refused(7)).phase, Phase::Compared { .. }),
+            "an old run's refusal is ignored"
+        );
+        // Another window of the timelines replaces the one shown, and keeps the rest.
+        let pair = sides().1;
+        let window = Box::new(pair.window(&Window { from_ms: 50.0, to_ms: 150.0, ..pair.whole() }));
+        let s = reduce(s, Action::Worker(Response::CompareWindow { run: 1, timelines: window }));
+        let Phase::Compared { timelines: Some(t), refused: Some(_), .. } = &s.phase else { panic!("{:?}", s.phase) };
+        assert_eq!((t.window.from_ms, t.window.to_ms), (50.0, 150.0));
     }
 
     #[test]

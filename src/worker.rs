@@ -6,7 +6,7 @@
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
-use crate::compare_worker::{export_json, recompare, Compared, Kept, LoadedRun};
+use crate::compare_worker::{export_json, recompare, window, Compared, Kept, LoadedRun};
 use crate::file_read::read_file;
 use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
@@ -211,6 +211,7 @@ pub fn start() {
             Ok(Request::ExportCompareRows { run, query, csv }) => {
                 crate::compare_worker::export_rows(&compared, run, query, csv)
             }
+            Ok(Request::CompareWindow { run, window: w }) => window(&compared, run, &w),
             Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();
@@ -313,9 +314,8 @@ async fn compare_files(
         Err(stop) => return post(&stop.response(run)),
     };
     let mut sides = Compared::new(run, a, b, &loaded);
-    let response = sides.answer(&loaded, settings, began);
+    sides.answer(&loaded, settings, began);
     *kept.borrow_mut() = Some(sides);
-    post(&response);
 }
 
 /// Posts a run's reading progress, at most every [`PROGRESS_EVERY_MS`].

@@ -176,7 +176,7 @@ pub fn CompareScreen(props: &CompareScreenProps) -> Html {
             <CompareHeadline view={v.clone()} />
             <ComparePaths view={v.clone()} />
             if let Some(t) = props.timelines.clone() {
-                <CompareTimelinesView timelines={t} />
+                <CompareTimelinesView timelines={t} run={props.run} worker={props.worker.clone()} />
             }
             if !props.flames.is_empty() {
                 <CompareFlame flames={props.flames.clone()} min_delta_ms={v.min_delta_ms} min_relative={v.min_relative} />

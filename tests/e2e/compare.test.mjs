@@ -1,7 +1,9 @@
 // Comparing two runs in the browser, checked against `longpole compare
 // --format json` on the same files: two simulated builds (the same graph,
 // another schedule and jitter, three nodes slowed tenfold) picked as sides
-// A and B on the landing page (with the two timelines' linked selection),
+// A and B on the landing page (with the two timelines' linked selection
+// and shared zoom), two big ones (20,000 nodes: the timelines culled by
+// pixel in time and rows, zoomed by keys, wheel, drag and buttons),
 // and kati's ninja log build 2 against build 3
 // through "Compare with…" on the loaded log, then a pick of runs; and the
 // two evobench logs, with their differential flame graph in each measure.
@@ -73,6 +75,29 @@ async function sidesName(page, text) {
 /** The number in a test id's `data-ms` (or another data attribute). */
 async function dataNumber(page, testid, attr = 'data-ms') {
   return Number(await page.getByTestId(testid).getAttribute(attr));
+}
+
+/** Clicks `bar` (a press and release in place, as a click that is not a drag). */
+async function clickBar(bar) {
+  await bar.dispatchEvent('mousedown', { button: 0, clientX: 500 });
+  await bar.dispatchEvent('mouseup', { button: 0, clientX: 500 });
+}
+
+/** The window of the two timelines: [from ms, to ms, top, bottom]. */
+async function windowOf(page) {
+  const svg = page.locator('svg.compare-timeline');
+  return Promise.all(['data-from-ms', 'data-to-ms', 'data-top', 'data-bottom'].map(async (a) => Number(await svg.getAttribute(a))));
+}
+
+/** Does `act` and waits for another window of the timelines. */
+async function stepWindow(page, act) {
+  const was = (await windowOf(page)).join();
+  await act();
+  await page.waitForFunction((w) => {
+    const d = document.querySelector('svg.compare-timeline')?.dataset;
+    return d && [d.fromMs, d.toMs, d.top, d.bottom].map(Number).join() !== w;
+  }, was);
+  return windowOf(page);
 }
 
 /** Checks the compare screen's headline, aligned paths and first row against the CLI's JSON. */
@@ -152,13 +177,30 @@ test('two simulated builds compare in the browser as the CLI compares them', asy
     await app.page.getByTestId('compare-sides-go').click();
     await app.page.getByTestId('compare-ready').waitFor({ timeout: 60000 });
     await checkAgainst(app.page, cli);
+    // The timelines follow the screen, once every task's is built.
+    await app.page.locator('svg.compare-timeline').waitFor();
     // A task clicked in A's timeline is found in B's as well.
-    await app.page.locator('svg.compare-timeline g.side').first().locator('rect.bar').first().dispatchEvent('click');
+    await clickBar(app.page.locator('svg.compare-timeline g.side').first().locator('rect.bar[data-key]').first());
     await app.page.getByTestId('compare-timeline-selected').waitFor();
     const hot = app.page.locator('svg.compare-timeline g.side');
     assert.ok((await hot.nth(0).locator('rect.bar.hot').count()) >= 1);
     assert.ok((await hot.nth(1).locator('rect.bar.hot').count()) >= 1, 'the same key is lit in B');
     await checkTable(app.page, cli);
+    // Zooming moves both timelines' window at once: the middle half, every
+    // bar within the time axis (150 to 1000 px), then the whole again.
+    const svg = app.page.locator('svg.compare-timeline');
+    const [zero, whole] = await windowOf(app.page);
+    assert.equal(zero, 0);
+    const [from, to] = await stepWindow(app.page, () => app.page.getByTestId('compare-zoom-in').click());
+    assertClose(from, whole / 4);
+    assertClose(to, (3 * whole) / 4);
+    const edges = await svg.locator('rect.bar').evaluateAll((rs) => rs.map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width'))]));
+    assert.ok(edges.length > 0);
+    for (const [x, w] of edges) assert.ok(x >= 149.9 && x + w <= 1000.6, `a bar at ${x}, ${w} px`);
+    for (const [d, n] of await svg.locator('path.bar.merged').evaluateAll((ps) => ps.map((p) => [p.getAttribute('d'), Number(p.dataset.tasks)]))) {
+      assert.ok(d === '' ? n === 0 : n >= 2 * d.split('M').length - 2, 'each merged bar stands for several tasks');
+    }
+    assert.deepEqual(await stepWindow(app.page, () => app.page.getByTestId('compare-zoom-whole').click()), [0, whole, 0, 1]);
     await app.page.screenshot({ path: '/tmp/longpole-compare.png', fullPage: true });
     await app.page.screenshot({ path: '/tmp/longpole-compare-top.png', clip: { x: 0, y: 0, width: 1280, height: 1300 }, fullPage: true });
     // The export is the CLI's JSON, but for the runs' names (a browser
@@ -170,6 +212,108 @@ test('two simulated builds compare in the browser as the CLI compares them', asy
     delete exported.runs;
     delete cli.runs;
     assertClose(exported, cli);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('two big simulated builds: both timelines culled by pixel in time and rows, zoomed together, selection linked', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'longpole-compare-big-'));
+  const app = await openApp();
+  try {
+    // 20,000 nodes on 401 hosts of 8 slots: thousands of rows a side.
+    const sim = (name, rerun, slow) => {
+      const [log, graph] = [join(dir, `${name}.log`), join(dir, `${name}.graph.json`)];
+      const args = ['--nodes', '20000', '--hosts', '401', '--slots', '8', '--seed', '5', '--rerun', String(rerun), '--jitter', '0.02',
+        ...slow, '--log', log, '--graph', graph];
+      execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'longpole-distbuild-sim', '--', ...args], { cwd: ROOT });
+      return [log, graph];
+    };
+    const [a, b] = [sim('a', 1, []), sim('b', 2, ['--slow', '7:3'])];
+    const tasksOf = (files) => {
+      const out = execFileSync('cargo', ['run', '--quiet', '-p', 'longpole-cli', '--', 'analyze', '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 256 << 20 });
+      const t = JSON.parse(out.toString()).tasks;
+      return t.run + t.copy + t.prepare;
+    };
+    const cli = cliCompare(a, b);
+    await app.page.getByTestId('compare-a-input').setInputFiles(a);
+    await app.page.getByTestId('compare-b-input').setInputFiles(b);
+    await app.page.getByTestId('compare-sides-go').click();
+    await app.page.getByTestId('compare-ready').waitFor({ timeout: 120000 });
+    await app.page.locator('svg.compare-timeline').waitFor();
+    assert.equal(await dataNumber(app.page, 'compare-wall', 'data-delta-ms'), cli.wall_ms.delta);
+    const sides = app.page.locator('svg.compare-timeline g.side');
+    const side = async (i) => {
+      const g = sides.nth(i);
+      // Bars of one task each are rectangles; merged ones are one path, their tasks counted on it.
+      const single = await g.locator('rect.bar:not(.marked)').count();
+      const merged = Number(await g.locator('path.bar.merged').getAttribute('data-tasks'));
+      return {
+        rows: Number(await g.getAttribute('data-rows')),
+        packed: Number(await g.getAttribute('data-packed')),
+        tasks: Number(await g.getAttribute('data-tasks')),
+        counted: single + merged,
+        elements: await g.locator('*').count(),
+      };
+    };
+    // The whole runs: rows packed into at most 120 rows of pixels, every
+    // task counted in the bars (the CLI's count of the run's tasks), and
+    // far fewer elements than tasks.
+    const [tasksA, tasksB] = [tasksOf(a), tasksOf(b)];
+    for (const [i, tasks] of [[0, tasksA], [1, tasksB]]) {
+      const s = await side(i);
+      assert.ok(s.rows <= 120 && s.packed > 1, JSON.stringify(s));
+      assert.equal(s.tasks, tasks, 'every task is in the window');
+      assert.equal(s.counted, tasks, 'every task is counted in a bar');
+      assert.ok(s.elements < tasks / 10, `${s.elements} elements for ${tasks} tasks`);
+      assert.ok((await sides.nth(i).locator('path.path').getAttribute('d')).startsWith('M'), 'the critical path is drawn on top');
+    }
+    await app.page.getByTestId('compare-timelines').screenshot({ path: '/tmp/longpole-compare-big-whole.png' });
+    // W zooms both into the same window; the wheel over the plot too, around the pointer.
+    const [, whole] = await windowOf(app.page);
+    const [f1, t1] = await stepWindow(app.page, () => app.page.keyboard.press('w'));
+    assertClose(t1 - f1, whole * 0.8);
+    await app.page.locator('svg.compare-timeline').scrollIntoViewIfNeeded();
+    const box = await app.page.locator('svg.compare-timeline').boundingBox();
+    await app.page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+    const [f2, t2] = await stepWindow(app.page, () => app.page.mouse.wheel(0, -400));
+    assert.ok(t2 - f2 < t1 - f1 && f2 > f1, `the wheel zoomed in towards the right: ${f2}–${t2}`);
+    // Dragging pans both to earlier times.
+    await app.page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await app.page.mouse.down();
+    const [f3, t3] = await stepWindow(app.page, () => app.page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2));
+    await app.page.mouse.up();
+    assert.ok(f3 < f2 && Math.abs(t3 - f3 - (t2 - f2)) < 1e-6 * whole, `dragged to ${f3}–${t3}`);
+    // Into the rows: halving the band until no row is packed; then every
+    // bar drawn is within the time axis, bars of one task carry their key.
+    let band = await windowOf(app.page);
+    while ((await side(0)).packed > 1 || (await side(1)).packed > 1) {
+      band = await stepWindow(app.page, () => app.page.getByTestId('compare-rows-in').click());
+    }
+    assert.ok(band[3] - band[2] < 0.1, `rows ${band[2]}–${band[3]}`);
+    const edges = await app.page.locator('svg.compare-timeline rect.bar').evaluateAll((rs) => rs.map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width'))]));
+    for (const [x, w] of edges) assert.ok(x >= 149.9 && x + w <= 1000.6, `a bar at ${x}, ${w} px`);
+    // Selection linked both ways: a task of B lights its key in A, one of A in B.
+    for (const from of [1, 0]) {
+      const bar = sides.nth(from).locator('rect.bar[data-key]:not(.marked)').first();
+      const was = await app.page.locator('[data-testid="compare-timeline-selected"]').count() ? await app.page.getByTestId('compare-timeline-selected').textContent() : '';
+      await clickBar(bar);
+      await app.page.waitForFunction((w) => {
+        const t = document.querySelector('[data-testid="compare-timeline-selected"]')?.textContent;
+        return t && t !== w;
+      }, was);
+      const key = (await app.page.getByTestId('compare-timeline-selected').textContent()).split(' — ')[0];
+      // The same graph on both sides: the key is in both, as the CLI says, and counted on both.
+      assert.ok(cli.tasks.some((t) => t.key === key && t.a_ms !== null && t.b_ms !== null), key);
+      assert.match(await app.page.getByTestId('compare-timeline-selected').textContent(), /A: [^;]*\(\d+ tasks?\); B: .*\(\d+ tasks?\)/);
+      assert.ok((await sides.nth(from).locator('rect.hot').count()) >= 1, 'lit where clicked');
+    }
+    await app.page.getByTestId('compare-timelines').screenshot({ path: '/tmp/longpole-compare-big-zoomed.png' });
+    // Back to the whole: both runs, every row.
+    assert.deepEqual(await stepWindow(app.page, () => app.page.getByTestId('compare-zoom-whole').click()), [0, whole, 0, 1]);
+    for (const i of [0, 1]) assert.ok((await sides.nth(i).locator('rect.hot').count()) >= 1, 'the selection is kept and lit on both sides');
     assert.deepEqual(app.errors, []);
   } finally {
     await app.close();

@@ -2,7 +2,11 @@
 // the click on "Compare" (both sides' files picked on the landing page) to
 // the compare screen being ready (its `compare-ready` marker, the one
 // tests/e2e/compare.test.mjs waits for), with the headline's wall time
-// change as a check that the comparison is the expected one.
+// change as a check that the comparison is the expected one, and the
+// time to the two timelines drawn (they follow the screen); then the
+// round trip of zoom steps of the two timelines (ZOOMS rounds, default 5,
+// of W, rows + and whole), from the key press or click to the new window
+// drawn.
 //
 //   node tests/e2e/measure-compare.mjs [A_FILE... --vs B_FILE...]
 //
@@ -51,8 +55,10 @@ await page.evaluate(() => {
   // The page's own clock stamps the ready marker as it enters the DOM:
   // polling from here would add its own latency while the page is busy.
   window.__readyAt = undefined;
+  window.__timelinesAt = undefined;
   new MutationObserver(() => {
     if (window.__readyAt === undefined && document.querySelector('[data-testid="compare-ready"]')) window.__readyAt = Date.now();
+    if (window.__timelinesAt === undefined && document.querySelector('svg.compare-timeline')) window.__timelinesAt = Date.now();
   }).observe(document.body, { subtree: true, childList: true });
 });
 const t0 = await page.evaluate(() => Date.now());
@@ -70,6 +76,46 @@ const seconds = ((await page.evaluate(() => window.__readyAt)) - t0) / 1000;
 const wall = (await page.getByTestId('compare-wall').textContent()).trim();
 // The worker's own time, from the request to its answer (reading, comparing, the view).
 const workerMs = Number((await page.locator('h2:has-text("Comparison") .muted').first().textContent()).replace(/[^0-9]/g, ''));
+// The timelines follow the screen, once every task's is built.
+await page.waitForFunction(() => window.__timelinesAt !== undefined, null, { timeout: 60_000, polling: 100 }).catch(() => {});
+const timelinesAt = await page.evaluate(() => window.__timelinesAt);
+const timelinesSeconds = timelinesAt === undefined ? null : (timelinesAt - t0) / 1000;
+
+/**
+ * The worker's round trip of one step of the timelines' window: from the
+ * key press (or click) to the new window in the DOM, stamped by the page.
+ */
+async function step(act) {
+  await page.evaluate(() => {
+    const svg = document.querySelector('svg.compare-timeline');
+    window.__was = [svg.dataset.fromMs, svg.dataset.toMs, svg.dataset.top, svg.dataset.bottom].join();
+    window.__steppedAt = undefined;
+    window.__stepObserver?.disconnect();
+    window.__stepObserver = new MutationObserver(() => {
+      const now = document.querySelector('svg.compare-timeline');
+      if (window.__steppedAt === undefined && [now.dataset.fromMs, now.dataset.toMs, now.dataset.top, now.dataset.bottom].join() !== window.__was) {
+        window.__steppedAt = Date.now();
+      }
+    });
+    window.__stepObserver.observe(document.body, { subtree: true, attributes: true, childList: true });
+    window.__stepStart = Date.now();
+  });
+  await act();
+  await page.waitForFunction(() => window.__steppedAt !== undefined, null, { timeout: 60_000, polling: 20 });
+  return page.evaluate(() => window.__steppedAt - window.__stepStart);
+}
+
+// Zoom steps of both timelines (the worker cuts each window from every
+// task): W zooms in, rows + halves the band of rows, whole goes back.
+const zoomMs = [];
+if (await page.getByTestId('compare-zoom-in').count()) {
+  for (let i = 0; i < Number(process.env.ZOOMS ?? 5); i++) {
+    zoomMs.push(await step(() => page.keyboard.press('w')));
+    zoomMs.push(await step(() => page.getByTestId('compare-rows-in').click()));
+    zoomMs.push(await step(() => page.getByTestId('compare-zoom-whole').click()));
+  }
+}
+const sorted = [...zoomMs].sort((x, y) => x - y);
 const errors = [...app.errors];
 await app.close();
 
@@ -81,5 +127,9 @@ console.log(JSON.stringify({
   seconds_to_compare_ready: +seconds.toFixed(2),
   worker_seconds: +(workerMs / 1000).toFixed(2),
   wall_time_change: wall,
+  seconds_to_timelines_drawn: timelinesSeconds === null ? null : +timelinesSeconds.toFixed(2),
+  zoom_steps: zoomMs.length,
+  zoom_step_ms_median: sorted.length ? sorted[Math.floor(sorted.length / 2)] : null,
+  zoom_step_ms_max: sorted.length ? sorted[sorted.length - 1] : null,
   page_errors: errors,
 }, null, 2));

@@ -95,52 +95,30 @@ impl TimelineIndex {
     /// Splits every lane into rows. Phases (build stages) get their own rows
     /// on their lane like any task.
     pub fn new(model: &Model) -> Self {
-        let mut by_lane: Vec<Vec<TaskId>> = vec![Vec::new(); model.lanes().len()];
-        for (i, t) in model.tasks().iter().enumerate() {
-            if t.start.is_known() && t.end.is_known() {
-                by_lane[t.lane.index()].push(TaskId(i as u32));
+        Self::of_tasks(model, (0..model.tasks().len() as u32).map(TaskId))
+    }
+
+    /// Splits the lanes of `tasks` (of `model`) into rows; a task not in
+    /// `tasks` is not on the timeline.
+    pub fn of_tasks(model: &Model, tasks: impl IntoIterator<Item = TaskId>) -> Self {
+        let mut by_lane: Vec<Vec<RowKey>> = vec![Vec::new(); model.lanes().len()];
+        for t in tasks {
+            let task = model.task(t);
+            if let (Some(start), Some(end)) = (task.start.get(), task.end.get()) {
+                by_lane[task.lane.index()].push(RowKey::new(start, end, task.role == Role::Setup, t.0));
             }
         }
         let mut row_of = vec![u32::MAX; model.tasks().len()];
-        let mut keys: Vec<(Nanos, u8, Nanos, u32)> = Vec::new();
         let rows = by_lane
             .into_iter()
-            .map(|tasks| {
-                // The lane's tasks as sort keys, held together so the sort
-                // reads contiguous keys rather than the tasks themselves:
-                // (start, rank, !end, id) — setup first on a tie, so prepare
-                // tasks sit at the start of their lane; then instants (which
-                // take no room: they must not push a task that starts with
-                // them to another row); then longest first (`!end` orders
-                // ends backwards).
-                keys.clear();
-                keys.extend(tasks.iter().map(|&t| {
-                    let task = model.task(t);
-                    let (start, end) = (task.start.get().unwrap_or(0), task.end.get().unwrap_or(0));
-                    let rank = u8::from(task.role != Role::Setup) * 2 + u8::from(end != start);
-                    (start, rank, !end, t.0)
-                }));
-                drop(tasks);
-                keys.sort_unstable();
-                let mut rows: Vec<Vec<TaskId>> = Vec::new();
-                let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
-                for &(start, _, not_end, t) in &keys {
-                    let end = !not_end;
-                    let row = match free.peek() {
-                        Some(&Reverse((free_at, row))) if free_at <= start => {
-                            free.pop();
-                            row
-                        }
-                        _ => {
-                            rows.push(Vec::new());
-                            rows.len() as u32 - 1
-                        }
-                    };
-                    rows[row as usize].push(TaskId(t));
-                    row_of[t as usize] = row;
-                    free.push(Reverse((end.max(start), row)));
+            .map(|mut keys| {
+                let rows = first_fit(&mut keys);
+                for (r, row) in rows.iter().enumerate() {
+                    for &t in row {
+                        row_of[t as usize] = r as u32;
+                    }
                 }
-                rows
+                rows.into_iter().map(|row| row.into_iter().map(TaskId).collect()).collect()
             })
             .collect();
         TimelineIndex { rows, row_of }
@@ -158,40 +136,118 @@ impl TimelineIndex {
 
     /// The visible bars of the rows of `lanes`, for a viewport.
     pub fn bars(&self, model: &Model, view: Viewport, lanes: std::ops::Range<usize>) -> Vec<RowBars> {
-        let px = view.ns_per_px();
         let mut out = Vec::new();
         for lane in lanes.start.min(self.rows.len())..lanes.end.min(self.rows.len()) {
             for (row, tasks) in self.rows[lane].iter().enumerate() {
                 // Rows do not overlap, so ends grow with starts: find the first task ending in view.
                 let first = tasks.partition_point(|&t| model.task(t).end.get().unwrap_or(0) < view.start);
-                let mut bars: Vec<Bar> = Vec::new();
-                for &t in &tasks[first..] {
-                    let task = model.task(t);
-                    let (start, end) = (task.start.get().unwrap_or(0), task.end.get().unwrap_or(0));
-                    if start > view.end {
-                        break;
-                    }
-                    let narrow = ((end - start) as f64) < px;
-                    match bars.last_mut() {
-                        // Join a narrow bar to the bar before when they touch within a pixel
-                        // and that one is narrow or merged too.
-                        Some(last)
-                            if narrow
-                                && ((start - last.end) as f64) < px
-                                && (last.count > 1 || ((last.end - last.start) as f64) < px) =>
-                        {
-                            last.end = last.end.max(end);
-                            last.count += 1;
-                            last.task = None;
-                        }
-                        _ => bars.push(Bar { task: Some(t.0), start, end, kind: task.kind.0, count: 1 }),
-                    }
-                }
+                let bars = cull_row(
+                    tasks[first..].iter().map(|&t| {
+                        let task = model.task(t);
+                        let (start, end) = (task.start.get().unwrap_or(0), task.end.get().unwrap_or(0));
+                        Bar { task: Some(t.0), start, end, kind: task.kind.0, count: 1 }
+                    }),
+                    view,
+                );
                 out.push(RowBars { lane: lane as u32, row: row as u32, bars });
             }
         }
         out
     }
+}
+
+/// A task as first-fit row partitioning sorts it: (start, rank, !end, id)
+/// — setup first on a tie, so prepare tasks sit at the start of their
+/// lane; then instants (which take no room: they must not push a task that
+/// starts with them to another row); then longest first (`!end` orders
+/// ends backwards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RowKey(Nanos, u8, Nanos, u32);
+
+impl RowKey {
+    /// The key of task `id` of one lane, from `start` to `end`, a setup
+    /// task or not.
+    pub fn new(start: Nanos, end: Nanos, setup: bool, id: u32) -> Self {
+        RowKey(start, u8::from(!setup) * 2 + u8::from(end != start), !end, id)
+    }
+}
+
+/// Splits the tasks of one lane into rows by first-fit interval
+/// partitioning (a task goes to the row that was free first at its
+/// start): each row's task ids, by start; a row's tasks do not overlap.
+pub fn first_fit(keys: &mut [RowKey]) -> Vec<Vec<u32>> {
+    keys.sort_unstable();
+    let mut rows: Vec<Vec<u32>> = Vec::new();
+    let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
+    for &RowKey(start, _, not_end, t) in keys.iter() {
+        let end = !not_end;
+        let row = match free.peek() {
+            Some(&Reverse((free_at, row))) if free_at <= start => {
+                free.pop();
+                row
+            }
+            _ => {
+                rows.push(Vec::new());
+                rows.len() as u32 - 1
+            }
+        };
+        rows[row as usize].push(t);
+        free.push(Reverse((end.max(start), row)));
+    }
+    rows
+}
+
+/// The bars of one row's tasks (one bar each, by start, from the first
+/// that ends in view) for `view`: those past its end left out, and a run
+/// of bars narrower than a pixel that follow one another within a pixel
+/// made one bar, counted (its task `None`). A row of a million tasks is a
+/// few bars per pixel.
+pub fn cull_row(tasks: impl IntoIterator<Item = Bar>, view: Viewport) -> Vec<Bar> {
+    let px = view.ns_per_px();
+    let mut bars: Vec<Bar> = Vec::new();
+    for b in tasks {
+        if b.start > view.end {
+            break;
+        }
+        let narrow = ((b.end - b.start) as f64) < px;
+        match bars.last_mut() {
+            // Join a narrow bar to the bar before when they touch within a pixel
+            // and that one is narrow or merged too.
+            Some(last)
+                if narrow
+                    && ((b.start - last.end) as f64) < px
+                    && (last.count > 1 || ((last.end - last.start) as f64) < px) =>
+            {
+                last.end = last.end.max(b.end);
+                last.count += b.count;
+                last.task = None;
+            }
+            _ => bars.push(b),
+        }
+    }
+    bars
+}
+
+/// Several rows' bars (each from [`cull_row`]) drawn as one row of pixels:
+/// their union, bars that overlap or follow within a pixel made one,
+/// counted, so that the row has fewer bars than pixels with a gap between
+/// every two. A bar of one task keeps it.
+pub fn pack_rows(rows: impl IntoIterator<Item = Vec<Bar>>, view: Viewport) -> Vec<Bar> {
+    let px = view.ns_per_px();
+    let mut all: Vec<Bar> = rows.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|b| (b.start, b.end));
+    let mut bars: Vec<Bar> = Vec::new();
+    for b in all {
+        match bars.last_mut() {
+            Some(last) if ((b.start - last.end) as f64) < px => {
+                last.end = last.end.max(b.end);
+                last.count += b.count;
+                last.task = None;
+            }
+            _ => bars.push(b),
+        }
+    }
+    bars
 }
 
 #[cfg(test)]
