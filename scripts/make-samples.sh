@@ -21,4 +21,7 @@ install -m 644 ../shared/corpus/ninja-log/kati-v5.ninja_log samples/ninja-kati.n
 install -m 644 ../shared/corpus/starrocks-profile/starrocks-3.5.2-profile1.txt samples/starrocks-profile1.txt
 gzip -9 -n -c ../shared/corpus/chrome-trace/catapult/x_event_trace.json > samples/chrome-x_event_trace.json.gz
 install -m 644 ../shared/corpus/chrome-trace/bazel/tiny.json.gz samples/bazel-tiny.json.gz
+# longpole's own CLI built from nothing with --timings (several minutes).
+CARGO_TARGET_DIR="$tmp/cargo-target" cargo build --release --offline -q --timings -p longpole-cli
+cp "$tmp/cargo-target/cargo-timings/cargo-timing.html" samples/cargo-longpole.html
 rm -rf "$tmp"

@@ -96,6 +96,12 @@ pub const SAMPLES: &[Sample] = &[
         files: &["bazel-tiny.json.gz"],
         credit: "a Bazel --generate_json_trace_profile output from EngFlow/bazel_invocation_analyzer's tests (shared corpus)",
     },
+    Sample {
+        id: "cargo",
+        label: "Cargo build timings",
+        files: &["cargo-longpole.html"],
+        credit: "longpole's own CLI built from nothing with cargo build --release --timings (made by scripts/make-samples.sh)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

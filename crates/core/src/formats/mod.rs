@@ -5,6 +5,7 @@
 //! content; the file name is only a hint) and "read this, chunk by chunk"
 //! ([`Format::reader`]). Adding a format is one module and one line here.
 
+pub mod cargo_timings;
 pub mod chrome_trace;
 pub mod distbuild;
 pub mod evobench;
@@ -209,6 +210,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ninja_log::deps_log::NinjaDepsFormat,
     &ninja_log::manifest::NinjaManifestFormat,
     &starrocks_profile::StarRocksFormat,
+    &cargo_timings::CargoTimingsFormat,
     &chrome_trace::ChromeTraceFormat,
 ];
 

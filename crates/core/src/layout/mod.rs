@@ -4,4 +4,5 @@ pub mod flame;
 pub mod graph;
 pub mod graph_camera;
 pub mod graph_view;
+pub mod slots;
 pub mod timeline;

@@ -268,30 +268,11 @@ pub fn targets(log: &NinjaLog, records: &[usize]) -> Vec<Target> {
     out
 }
 
-/// Slots (lanes) for targets as ninjatracing allocates them: targets by end,
-/// latest first; each goes to the first slot whose earliest start so far is
-/// at or after its end, else to a new slot. Returns each target's slot.
+/// Slots (lanes) for targets as ninjatracing allocates them
+/// ([`crate::layout::slots::allocate`]). Returns each target's slot.
 pub fn slots(targets: &[Target]) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..targets.len()).collect();
-    // Python's sort is stable: equal ends keep their order.
-    order.sort_by(|&a, &b| targets[b].end.cmp(&targets[a].end));
-    let mut free_from: Vec<i64> = Vec::new();
-    let mut slot = vec![0u32; targets.len()];
-    for i in order {
-        let t = &targets[i];
-        let s = match free_from.iter().position(|&f| f >= t.end) {
-            Some(s) => {
-                free_from[s] = t.start;
-                s
-            }
-            None => {
-                free_from.push(t.start);
-                free_from.len() - 1
-            }
-        };
-        slot[i] = s as u32;
-    }
-    slot
+    let spans: Vec<(i64, i64)> = targets.iter().map(|t| (t.start, t.end)).collect();
+    crate::layout::slots::allocate(&spans)
 }
 
 #[cfg(test)]
