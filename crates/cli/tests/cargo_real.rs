@@ -193,8 +193,23 @@ fn check(page_path: &Path, deps: &HashMap<String, HashSet<String>>) -> Vec<Strin
     let packages: Vec<String> = path.iter().map(|s| s["package"].as_str().unwrap().to_owned()).collect();
     for (w, s) in packages.windows(2).zip(path.iter().skip(1)) {
         assert!(w[0] == w[1] || deps[&w[1]].contains(&w[0]), "{} does not depend on {} ({deps:?})", w[1], w[0]);
-        // A unit starts once what made it ready was out.
-        assert!(s["start_ms"].as_f64().unwrap() + 0.001 >= s["ready_ms"].as_f64().unwrap(), "{s}");
+        // A unit starts once what made it ready was out, by UNIT_DATA's own
+        // figures (cargo rounds starts and durations apart: 10 ms slack).
+        let before =
+            units.iter().find(|u| u["i"] == path[path.iter().position(|p| p == s).unwrap() - 1]["unit_index"]).unwrap();
+        let (b_start, b_dur) = (before["start"].as_f64().unwrap(), before["duration"].as_f64().unwrap());
+        let frontend_end = before["sections"]
+            .as_array()
+            .and_then(|x| x.iter().find(|x| x[0] == "frontend"))
+            .map(|x| x[1]["end"].as_f64().unwrap());
+        let out_at = match (s["made_ready_by"].as_str().unwrap(), frontend_end) {
+            ("metadata", Some(f)) => b_start + f,
+            _ => b_start + b_dur,
+        } * 1000.0;
+        let listed = if s["made_ready_by"] == "metadata" { "unblocked_rmeta_units" } else { "unblocked_units" };
+        assert!(before[listed].as_array().unwrap().contains(&s["unit_index"]), "{s} is not in {before}'s {listed}");
+        assert!(s["start_ms"].as_f64().unwrap() + 10.001 >= out_at, "{s} starts before {out_at} ms");
+        assert!((s["ready_ms"].as_f64().unwrap() - out_at.min(s["start_ms"].as_f64().unwrap())).abs() < 0.001, "{s}");
     }
     packages
 }

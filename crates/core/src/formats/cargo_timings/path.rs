@@ -72,7 +72,7 @@ pub struct Step {
     pub unit: usize,
     /// How the unit before it made it ready (`None` for the first).
     pub via: Option<Via>,
-    /// When it was ready (`None` for the first).
+    /// When it was ready, at most its start (`None` for the first).
     pub ready: Option<Nanos>,
     /// Its start minus when it was ready: the time it waited for a job
     /// slot (0 for the first).
@@ -93,8 +93,10 @@ pub fn path(units: &[Unit], by: &Unblockers) -> Vec<Step> {
             *s = true;
         }
         let made = by.by.get(at).copied().flatten().filter(|&(d, _)| !seen.get(d).copied().unwrap_or(true));
-        let ready = made.and_then(|(d, via)| Some(ready_at(units.get(d)?, via)));
         let start = units.get(at).map_or(0, |u| u.start);
+        // Cargo rounds starts and durations to centiseconds apart, so a sum
+        // can pass the dependent's start: capped there, as cargo's chart does.
+        let ready = made.and_then(|(d, via)| Some(ready_at(units.get(d)?, via).min(start)));
         steps.push(Step { unit: at, via: made.map(|m| m.1), ready, waited: ready.map_or(0, |r| start - r) });
         match made {
             Some((d, _)) => at = d,
