@@ -21,4 +21,6 @@ install -m 644 ../shared/corpus/ninja-log/kati-v5.ninja_log samples/ninja-kati.n
 install -m 644 ../shared/corpus/starrocks-profile/starrocks-3.5.2-profile1.txt samples/starrocks-profile1.txt
 gzip -9 -n -c ../shared/corpus/chrome-trace/catapult/x_event_trace.json > samples/chrome-x_event_trace.json.gz
 install -m 644 ../shared/corpus/chrome-trace/bazel/tiny.json.gz samples/bazel-tiny.json.gz
+install -m 644 crates/core/tests/fixtures/dbt/build/run_results.json samples/dbt-build-run_results.json
+gzip -9 -n -c crates/core/tests/fixtures/dbt/build/manifest.json > samples/dbt-build-manifest.json.gz
 rm -rf "$tmp"

@@ -96,6 +96,12 @@ pub const SAMPLES: &[Sample] = &[
         files: &["bazel-tiny.json.gz"],
         credit: "a Bazel --generate_json_trace_profile output from EngFlow/bazel_invocation_analyzer's tests (shared corpus)",
     },
+    Sample {
+        id: "dbt",
+        label: "dbt build",
+        files: &["dbt-build-run_results.json", "dbt-build-manifest.json.gz"],
+        credit: "a dbt build of 23 models, a seed and 6 tests on DuckDB with 4 threads, by tests/dbt/dbt_test.py (the same files as crates/core/tests/fixtures/dbt/build/)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.
