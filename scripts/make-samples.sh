@@ -24,4 +24,6 @@ install -m 644 ../shared/corpus/chrome-trace/bazel/tiny.json.gz samples/bazel-ti
 # longpole's own CLI built from nothing with --timings (several minutes).
 CARGO_TARGET_DIR="$tmp/cargo-target" cargo build --release --offline -q --timings -p longpole-cli
 cp "$tmp/cargo-target/cargo-timings/cargo-timing.html" samples/cargo-longpole.html
+install -m 644 crates/core/tests/fixtures/dbt/build/run_results.json samples/dbt-build-run_results.json
+gzip -9 -n -c crates/core/tests/fixtures/dbt/build/manifest.json > samples/dbt-build-manifest.json.gz
 rm -rf "$tmp"

@@ -77,6 +77,13 @@ if [ "$("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)' 2>/dev/
   say "installing duckdb $DUCKDB_VERSION into $VENV"
   "$VENV/bin/pip" install --quiet "duckdb==$DUCKDB_VERSION"
 fi
+# dbt's runs (tests/dbt/dbt_test.py) use dbt-core with its DuckDB adapter
+# in the same environment (dbt-duckdb 1.11 runs on duckdb 2.0.1). dbt-core
+# stays below 1.12, which fetches a parser from outside PyPI when installed.
+if ! "$VENV/bin/python" -c 'import dbt.adapters.duckdb, dbt.version as v; assert v.__version__ < "1.12"' 2>/dev/null; then
+  say "installing dbt-core (<1.12) and dbt-duckdb into $VENV"
+  "$VENV/bin/pip" install --quiet "dbt-core<1.12" dbt-duckdb "duckdb==$DUCKDB_VERSION"
+fi
 if [ "${LONGPOLE_SPARK:-}" = 1 ]; then
   if ! command -v java >/dev/null; then
     say "installing Debian's openjdk-17-jre-headless (for Spark)"

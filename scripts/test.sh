@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command, and all that .ci/run does: set up, build the
 # bundle, then run every test: the workspace's cargo tests, the wasm tests
-# in headless Chromium, the fleet tables read by DuckDB (tests/fleet/), and
+# in headless Chromium, the fleet tables read by DuckDB (tests/fleet/), real
+# dbt runs (tests/dbt/), and
 # the end-to-end tests against the built bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,8 @@ cargo test --workspace --quiet
 echo "== fleet tables (Parquet) queried with DuckDB"
 cargo build --quiet -p longpole-cli -p longpole-distbuild-sim
 target/venv-tools/bin/python tests/fleet/duckdb_test.py target/debug
+echo "== dbt runs (dbt-duckdb) read against dbt's own figures"
+target/venv-tools/bin/python tests/dbt/dbt_test.py target/debug
 echo "== wasm-bindgen tests in headless Chromium"
 cargo test --target wasm32-unknown-unknown --test web
 echo "== end-to-end tests against dist/"

@@ -102,6 +102,12 @@ pub const SAMPLES: &[Sample] = &[
         files: &["cargo-longpole.html"],
         credit: "longpole's own CLI built from nothing with cargo build --release --timings (made by scripts/make-samples.sh)",
     },
+    Sample {
+        id: "dbt",
+        label: "dbt build",
+        files: &["dbt-build-run_results.json", "dbt-build-manifest.json.gz"],
+        credit: "a dbt build of 23 models, a seed and 6 tests on DuckDB with 4 threads, by tests/dbt/dbt_test.py (the same files as crates/core/tests/fixtures/dbt/build/)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

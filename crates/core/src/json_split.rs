@@ -80,6 +80,8 @@ enum Capture {
 #[derive(Debug)]
 pub struct JsonSplitter {
     split_keys: &'static [&'static str],
+    /// Root-object members whose object value is split member by member.
+    object_keys: &'static [&'static str],
     /// Keep the bytes of members that are not split (else their values come empty).
     keep_members: bool,
     /// The current capture's bytes are kept.
@@ -107,6 +109,7 @@ impl JsonSplitter {
     pub fn new(split_keys: &'static [&'static str]) -> Self {
         JsonSplitter {
             split_keys,
+            object_keys: &[],
             keep_members: true,
             keeping: true,
             root: Root::Unknown,
@@ -124,6 +127,14 @@ impl JsonSplitter {
             line: 1,
             done: false,
         }
+    }
+
+    /// Also splits the objects held by the root object's members named in
+    /// `keys` (a dbt manifest's `nodes`): each member of such an object
+    /// comes as two elements, its key (a string) and then its value.
+    pub fn split_objects(mut self, keys: &'static [&'static str]) -> Self {
+        self.object_keys = keys;
+        self
     }
 
     /// Hands out the root object's other members with empty values, without
@@ -319,10 +330,11 @@ impl JsonSplitter {
                     return Ok(());
                 }
                 if self.capture == Capture::None && self.at_value_start() {
-                    let split_here = b == b'['
-                        && self.root == Root::Object
+                    let key = Self::key_str(&self.key);
+                    let split_here = self.root == Root::Object
                         && self.depth == 1
-                        && self.split_keys.contains(&Self::key_str(&self.key));
+                        && ((b == b'[' && self.split_keys.contains(&key))
+                            || (b == b'{' && self.object_keys.contains(&key)));
                     if split_here {
                         self.splitting = true;
                         self.depth = 2;
@@ -367,7 +379,7 @@ impl JsonSplitter {
             _ => {
                 if self.capture != Capture::None {
                     self.keep(b);
-                } else if b != b',' && self.at_value_start() {
+                } else if b != b',' && b != b':' && self.at_value_start() {
                     self.begin(Capture::Scalar);
                     self.keep(b);
                 }
@@ -421,7 +433,11 @@ mod tests {
     use super::*;
 
     fn pieces(doc: &str, keys: &'static [&'static str], chunk: usize) -> Vec<String> {
-        let mut s = JsonSplitter::new(keys);
+        pieces_of(doc, &|| JsonSplitter::new(keys), chunk)
+    }
+
+    fn pieces_of(doc: &str, splitter: &dyn Fn() -> JsonSplitter, chunk: usize) -> Vec<String> {
+        let mut s = splitter();
         let mut out = Vec::new();
         for c in doc.as_bytes().chunks(chunk) {
             s.feed(c, &mut |p| {
@@ -477,6 +493,26 @@ mod tests {
         })
         .unwrap();
         assert_eq!(out, ["inputs=0", "{\"uid\": 1}"]);
+    }
+
+    #[test]
+    fn splits_the_named_objects_into_keys_and_values() {
+        let doc = "{\"metadata\": {\"v\": 1}, \"nodes\": {\"a\": {\"x\": [1]},\n \"b\" : 2}, \"n\": 3}";
+        let want = vec![
+            "M metadata = {\"v\": 1}".to_owned(),
+            "E Some(\"nodes\") @33:1 \"a\"".to_owned(),
+            "E Some(\"nodes\") @38:1 {\"x\": [1]}".to_owned(),
+            "E Some(\"nodes\") @51:2 \"b\"".to_owned(),
+            "E Some(\"nodes\") @57:2 2".to_owned(),
+            "M n = 3".to_owned(),
+        ];
+        for chunk in [1, 7, 4096] {
+            assert_eq!(
+                pieces_of(doc, &|| JsonSplitter::new(&[]).split_objects(&["nodes"]), chunk),
+                want,
+                "chunk {chunk}"
+            );
+        }
     }
 
     #[test]

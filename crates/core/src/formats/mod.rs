@@ -7,6 +7,7 @@
 
 pub mod cargo_timings;
 pub mod chrome_trace;
+pub mod dbt;
 pub mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
@@ -105,6 +106,8 @@ pub enum Parsed {
     NinjaManifest(Box<ninja_log::manifest::Manifest>),
     /// A ninja deps log, read with the `.ninja_log` and its manifest.
     NinjaDeps(Box<ninja_log::deps_log::DepsLog>),
+    /// A dbt manifest, read with the run's `run_results.json`.
+    DbtManifest(Box<dbt::artifacts::Manifest>),
     /// An input that is a run of its own.
     Run(Box<dyn RunInput>),
 }
@@ -143,7 +146,8 @@ impl Parsed {
             | Parsed::YaGraph(_)
             | Parsed::YaEvlog(_)
             | Parsed::NinjaManifest(_)
-            | Parsed::NinjaDeps(_) => None,
+            | Parsed::NinjaDeps(_)
+            | Parsed::DbtManifest(_) => None,
         }
     }
 }
@@ -211,6 +215,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &ninja_log::manifest::NinjaManifestFormat,
     &starrocks_profile::StarRocksFormat,
     &cargo_timings::CargoTimingsFormat,
+    &dbt::DbtFormat,
     &chrome_trace::ChromeTraceFormat,
 ];
 

@@ -4,10 +4,11 @@
 //! build graph (the n-th log with the n-th graph, the last graph when
 //! there are fewer, as `reconcile` pairs them); a ninja log with its
 //! folder's manifests and deps logs; a folder's MonetDB MAL traces (a
-//! distributed query's supervisor and workers) are one run; every other
+//! distributed query's supervisor and workers) are one run, and so are a
+//! folder's dbt artifacts (`run_results.json` with `manifest.json`); every other
 //! file is a run of its own.
 
-use crate::formats::{distbuild, monetdb_mal, ninja_log, ya_evlog, ya_graph};
+use crate::formats::{dbt, distbuild, monetdb_mal, ninja_log, ya_evlog, ya_graph};
 use crate::model::FormatId;
 
 /// One file: the folder it lies in and its format, if it was told.
@@ -27,6 +28,7 @@ enum Role {
     NinjaLog,
     NinjaCompanion,
     Mal,
+    Dbt,
     Alone,
 }
 
@@ -37,6 +39,7 @@ fn role(format: Option<FormatId>) -> Role {
         Some(f) if f == ninja_log::ID => Role::NinjaLog,
         Some(f) if f == ninja_log::manifest::ID || f == ninja_log::deps_log::ID => Role::NinjaCompanion,
         Some(f) if f == monetdb_mal::ID => Role::Mal,
+        Some(f) if f == dbt::ID => Role::Dbt,
         _ => Role::Alone,
     }
 }
@@ -65,9 +68,10 @@ pub fn groups(files: &[FileFormat<'_>]) -> Vec<Vec<usize>> {
         if ninja.is_empty() {
             out.extend(companions.iter().map(|&c| vec![c]));
         }
-        let mal = of(Role::Mal);
-        if !mal.is_empty() {
-            out.push(mal);
+        for together in [of(Role::Mal), of(Role::Dbt)] {
+            if !together.is_empty() {
+                out.push(together);
+            }
         }
         out.extend(of(Role::Alone).into_iter().map(|i| vec![i]));
     }
@@ -93,7 +97,12 @@ mod tests {
             f("c", Some(ninja_log::ID)),
             f("d", Some(ya_graph::ID)),
             f("e", Some(ninja_log::deps_log::ID)),
+            f("f", Some(dbt::ID)),
+            f("f", Some(dbt::ID)),
         ];
-        assert_eq!(groups(&files), vec![vec![0, 1], vec![2, 1], vec![3, 4], vec![5], vec![7, 6], vec![8], vec![9]]);
+        assert_eq!(
+            groups(&files),
+            vec![vec![0, 1], vec![2, 1], vec![3, 4], vec![5], vec![7, 6], vec![8], vec![9], vec![10, 11]]
+        );
     }
 }

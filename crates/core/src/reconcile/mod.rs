@@ -10,7 +10,7 @@ pub mod groups;
 use crate::diagnostics::{Position, Severity};
 use crate::formats::ninja_log::NinjaLog;
 use crate::formats::ya_graph::BuildGraph;
-use crate::formats::Parsed;
+use crate::formats::{Parsed, RunInput};
 use crate::ingest::Input;
 use crate::join::{in_turn, Join};
 use crate::model::Model;
@@ -38,6 +38,23 @@ fn report_cycles(model: &Model, diags: &mut crate::diagnostics::Diagnostics) {
     }
 }
 
+/// Takes the runs whose reader produced a `T` (a ninja log, a dbt run's
+/// results) out of `runs`, which keeps the others in order.
+fn take_runs<T: RunInput>(runs: &mut Vec<(usize, Box<dyn RunInput>)>) -> Vec<(usize, Box<T>)> {
+    let mut taken = Vec::new();
+    let mut others = Vec::new();
+    for (i, run) in runs.drain(..) {
+        let parsed = Parsed::Run(run);
+        if parsed.read::<T>().is_some() {
+            taken.extend(parsed.into_read::<T>().map(|t| (i, t)));
+        } else if let Parsed::Run(run) = parsed {
+            others.push((i, run));
+        }
+    }
+    *runs = others;
+    taken
+}
+
 /// An input with times, that a build graph can join.
 enum Timed {
     Distbuild(Box<crate::formats::distbuild::Log>),
@@ -62,7 +79,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
     let mut graphs = Vec::new();
     let mut traces = Vec::new();
     let mut runs = Vec::new();
-    let (mut manifests, mut ninja_deps) = (Vec::new(), Vec::new());
+    let (mut manifests, mut ninja_deps, mut dbt_manifests) = (Vec::new(), Vec::new(), Vec::new());
     for (i, Input { info, parsed }) in inputs.into_iter().enumerate() {
         match parsed {
             Parsed::Distbuild(log) => logs.push((i, Timed::Distbuild(log))),
@@ -71,6 +88,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
             Parsed::MonetdbMal(trace) => traces.push((i, trace)),
             Parsed::NinjaManifest(m) => manifests.push((i, m)),
             Parsed::NinjaDeps(d) => ninja_deps.push((i, d)),
+            Parsed::DbtManifest(m) => dbt_manifests.push((i, m)),
             Parsed::Run(run) => runs.push((i, run)),
         }
         infos.push(info);
@@ -125,25 +143,18 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
     if manifests.is_empty() {
         crate::formats::ninja_log::with_graph::deps_alone(&ninja_deps, &mut infos);
     } else {
-        let mut ninja_logs = Vec::new();
-        let mut others = Vec::new();
-        for (i, run) in runs {
-            let parsed = Parsed::Run(run);
-            if parsed.read::<NinjaLog>().is_none() {
-                if let Parsed::Run(run) = parsed {
-                    others.push((i, run));
-                }
-            } else if let Some(log) = parsed.into_read::<NinjaLog>() {
-                ninja_logs.push((i, log));
-            }
-        }
-        runs = others;
+        let ninja_logs = take_runs::<NinjaLog>(&mut runs);
         datasets.extend(crate::formats::ninja_log::with_graph::datasets(
             ninja_logs,
             &manifests,
             &ninja_deps,
             &mut infos,
         ));
+    }
+    // dbt's results given with a manifest are joined along it.
+    if !dbt_manifests.is_empty() {
+        let results = take_runs::<crate::formats::dbt::artifacts::RunResults>(&mut runs);
+        datasets.extend(crate::formats::dbt::with_manifest::datasets(results, &dbt_manifests, &mut infos));
     }
     // Every other input is a run of its own, in the order given.
     for (i, run) in runs {

@@ -1,0 +1,1 @@
+select * from {{ ref('report_2') }} union all select * from {{ ref('report_3') }}

@@ -1,0 +1,1 @@
+select (select s from {{ ref('slow_1') }}) + sum(i % 11) as s from range(0, 60000000) t(i)

@@ -1,0 +1,1 @@
+select region_id, name, 8 as batch from {{ ref('regions') }}
