@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of longpole's readers with libFuzzer (cargo-fuzz):
-<<<<<<< HEAD
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: ingest, formats, protocol or cargo_timings
-=======
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: ingest, formats, dbt or protocol
->>>>>>> dbt-format
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: ingest, formats, protocol, cargo_timings or dbt
 # Installs nightly Rust and cargo-fuzz if missing (idempotent), seeds the
 # target's corpus from ../shared/corpus and the samples, then runs it with
 # a 2 GB memory limit and a 10 s per-input timeout. Crashes land in
