@@ -9,7 +9,7 @@
 // to) and the element's attributes (src, sha256, view, range, select,
 // theme). When the app says `ready` to this window, the element hands it
 // one end of a MessageChannel; requests and replies, and the app's events,
-// go over that port (README, "Embedding"). Fallback content inside the
+// go over that port (docs/embedding.md). Fallback content inside the
 // element (a static SVG from `longpole export --to svg`) shows until then.
 //
 // The JS API: el.load(data, name), el.setView({view, range, select}),
@@ -23,7 +23,7 @@ const VERSION = 1;
 const SANDBOX = 'allow-scripts allow-same-origin allow-downloads allow-popups allow-popups-to-escape-sandbox';
 const EVENTS = { selection: 'selection', viewChanged: 'viewchanged', resized: 'resized', error: 'error', loaded: 'loaded' };
 
-/** An error of the protocol: its `code` says which (README, "Embedding"). */
+/** An error of the protocol: its `code` says which (docs/embedding.md). */
 export class LongpoleError extends Error {
   constructor(code, message) {
     super(message);

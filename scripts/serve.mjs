@@ -53,7 +53,7 @@ export function serve({ root = 'dist', port = 8080, base = '/' } = {}) {
       'Content-Length': size,
       'Cache-Control': 'no-cache',
       // embed.js is a module script that docs sites load from their own
-      // origin: it needs CORS (README, "Embedding").
+      // origin: it needs CORS (docs/embedding.md).
       ...(file.endsWith('embed.js') ? { 'Access-Control-Allow-Origin': '*' } : {}),
     });
     createReadStream(file).pipe(res);

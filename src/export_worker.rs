@@ -1,5 +1,5 @@
-//! The export worker: writes the loaded run's fleet tables (README, "Fleet
-//! tables") as one zip, with the core's own code
+//! The export worker: writes the loaded run's fleet tables (docs/fleet.md)
+//! as one zip, with the core's own code
 //! ([`longpole_core::export::parquet`]), as `longpole export --to parquet`
 //! does.
 //!

@@ -17,6 +17,7 @@ pub mod format;
 pub mod graph_worker;
 pub mod hooks;
 pub mod link;
+pub mod memory_limit;
 pub mod offline;
 pub mod protocol;
 pub mod samples;

@@ -1,5 +1,5 @@
 //! The bundled samples behind "Try a sample", one per format, each a file
-//! under `samples/` served with the app and credited in the README.
+//! under `samples/` served with the app and credited in docs/samples.md.
 
 /// A bundled sample.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //!
 //! The fetch is the worker's: a dedicated worker takes its
 //! Content-Security-Policy from its own script's response headers, not from
-//! the page's `<meta>` (see the README, "Loading by URL").
+//! the page's `<meta>` (see docs/app.md, "Loading by URL").
 
 use crate::worker_io::{feed, js_error, scope, Stop};
 use js_sys::{Reflect, Uint8Array};

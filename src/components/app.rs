@@ -15,6 +15,7 @@ use crate::hooks::{
     use_offline_shell, HashView, KeptInputs,
 };
 use crate::link::Source;
+use crate::memory_limit::memory_limit_hook;
 use crate::protocol::{CompareSettings, Request};
 use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
@@ -333,12 +334,4 @@ fn reload() {
     if let Some(Err(e)) = web_sys::window().map(|w| w.location().reload()) {
         web_sys::console::error_2(&"longpole could not reload the page:".into(), &e);
     }
-}
-
-/// A lowered memory limit for tests: `?memory-limit=BYTES` in the page's
-/// URL; none otherwise (the worker's default limit).
-pub(super) fn memory_limit_hook() -> Option<u64> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let value = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("memory-limit="))?;
-    value.parse().ok()
 }

@@ -16,6 +16,7 @@ use super::tables::Tables;
 use super::timeline::Timeline;
 use crate::format::{bytes, group, millis};
 use crate::hooks::{AnalysisWorker, ExportWorker};
+use crate::memory_limit::memory_limit_hook;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown as View;
@@ -213,7 +214,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
     }
     let export_parquet = {
         let (export, run) = (props.export.clone(), props.run);
-        Callback::from(move |_: MouseEvent| export.start(run, super::app::memory_limit_hook()))
+        Callback::from(move |_: MouseEvent| export.start(run, memory_limit_hook()))
     };
     html! {
         <section class="run" data-testid="run">

@@ -1,5 +1,5 @@
 //! The embed protocol's messages, as JSON: what a host page asks over the
-//! port and what the frame answers and tells (README, "Embedding").
+//! port and what the frame answers and tells (docs/embedding.md).
 //!
 //! Every message carries `longpole: 1`. A request has an `id` (any
 //! number the host chooses) and a `type`; its reply echoes the id:

@@ -1,7 +1,7 @@
 // The example docs site (examples/docs-site) embedding three views of the
 // app, served cross-origin as a real docs site is: the site on one port,
-// the app (dist/, under a sub-path, with the frame-ancestors header the
-// README asks for) on another. Each view's numbers are checked against the
+// the app (dist/, under a sub-path, with the frame-ancestors header
+// docs/embedding.md asks for) on another. Each view's numbers are checked against the
 // CLI's; frames size to their content; selections reach the host page;
 // getSummary answers; a page at an origin the element did not allow gets
 // nothing; no request leaves the two origins; no CSP violation happens.

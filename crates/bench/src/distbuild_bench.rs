@@ -9,7 +9,7 @@
 //! Logs are simulated once into `target/bench-data/` (1 MB here = 10^6 bytes)
 //! and reused. Each size is measured `RUNS` times (`longpole_bench::RUNS`), each in a fresh process,
 //! and the fastest run is reported (the machine's noise only ever adds
-//! time). Prints a Markdown table for the README: the throughput column is
+//! time). Prints a Markdown table for docs/numbers.md: the throughput column is
 //! parse + reconcile + both critical paths; ya's statistics are extra.
 
 use longpole_bench::{data_dir, ingest_file, peak_rss, Bench};

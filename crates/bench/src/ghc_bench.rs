@@ -11,7 +11,7 @@
 //! (122,155 events of a real program: thread runs, collections, heap
 //! samples) shifted in time, block markers included. Each size is measured
 //! `longpole_bench::RUNS` times in fresh processes; the fastest run is
-//! reported. Prints a Markdown table for the README.
+//! reported. Prints a Markdown table for docs/numbers.md.
 
 use longpole_bench::{data_dir, ingest_file, peak_rss, rate, Bench};
 use longpole_core::formats::ghc_eventlog::{write, Eventlog};

@@ -9,8 +9,8 @@
 //! TPC-H Q1 trace (1,456 events of a real 10-thread plan, 2018 layout), each
 //! copy a new execution (its tag shifted) later in time (`clk` and `ctime`
 //! shifted). Each size is measured `longpole_bench::RUNS` times in fresh
-//! processes; the fastest run is reported. Prints a Markdown table for the
-//! README.
+//! processes; the fastest run is reported. Prints a Markdown table for
+//! docs/numbers.md.
 
 use longpole_bench::{data_dir, ingest_file, peak_rss, Bench};
 use longpole_core::formats::Parsed;

@@ -3,7 +3,8 @@
 //! ones below; a format's files import another format's only where
 //! ARCHITECTURE.md lists the pair; no two files import each other. The
 //! imports are read from each non-test source file's `crate::`, `super::`
-//! and `self::` paths outside comments. What does not hold yet is listed
+//! and `self::` paths outside comments, in `use` lines and inline in code
+//! alike (its test modules left out). What does not hold yet is listed
 //! in [`KNOWN`], each entry with the reason, and an entry that no longer
 //! applies fails the test too, so the list only shrinks. The app's files
 //! (the workspace's root crate) have no floors, but none of them import
@@ -154,7 +155,8 @@ fn file_of(path: &[String], files: &BTreeSet<String>) -> Option<String> {
 }
 
 /// The paths a file's code names: `crate::a::b`, `super::c`, `self::d`,
-/// including each item of a `use …::{…}` group, made absolute.
+/// in a `use` (each item of a `use …::{…}` group) or inline in code, made
+/// absolute.
 fn imports(file: &str, text: &str) -> Vec<Vec<String>> {
     let module = module_of(file);
     let code = code(text);
@@ -172,10 +174,24 @@ fn imports(file: &str, text: &str) -> Vec<Vec<String>> {
         let body: String = code[from..from + end].chars().filter(|c| !c.is_whitespace()).collect();
         expand("", &body, &mut |p| out.extend(absolute(&module, p)));
     }
-    // Paths in code: `crate::x::y` anywhere.
-    for (at, _) in code.match_indices("crate::") {
-        let rest: String = code[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
-        out.extend(absolute(&module, &rest));
+    // Paths written inline, in expressions, types or `use` lines alike:
+    // `crate::x::y`, `super::x::f()`, `self::x::T` anywhere.
+    for keyword in ["crate::", "super::", "self::"] {
+        for (at, _) in code.match_indices(keyword) {
+            // Part of a longer name (`my_self::`, `$crate::` is fine) or of
+            // a path already taken from its start (`super::super::`).
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let rest: String =
+                code[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+            // `super::{a, b}`, `a::*`: a `use` group, expanded above.
+            if rest.ends_with(':') {
+                continue;
+            }
+            out.extend(absolute(&module, &rest));
+        }
     }
     out
 }
@@ -234,15 +250,23 @@ fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
 
 /// The imports between the files of the crate whose sources are `root`.
 fn import_graph_of(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    graph_of(&texts_of(root))
+}
+
+/// The text of every source file under `root`, by its path from `root`.
+fn texts_of(root: &Path) -> BTreeMap<String, String> {
     let mut files = Vec::new();
     sources(root, root, &mut files);
-    let all: BTreeSet<String> = files.iter().cloned().collect();
+    files.into_iter().map(|f| (f.clone(), std::fs::read_to_string(root.join(&f)).unwrap())).collect()
+}
+
+/// The imports between the files of `texts` (path → source text).
+fn graph_of(texts: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    let all: BTreeSet<String> = texts.keys().cloned().collect();
     let mut graph = BTreeMap::new();
-    for file in files.iter().filter(|f| !is_test(f)) {
-        let text = std::fs::read_to_string(root.join(file)).unwrap();
-        // A file's own test module is not part of it.
-        let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap_or(&text);
-        let imported: BTreeSet<String> = imports(file, text)
+    for (file, text) in texts.iter().filter(|(f, _)| !is_test(f)) {
+        let text = without_tests(text);
+        let imported: BTreeSet<String> = imports(file, &text)
             .iter()
             .filter_map(|p| file_of(p, &all))
             .filter(|f| f != file && !is_test(f) && f != "lib.rs")
@@ -250,6 +274,21 @@ fn import_graph_of(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
         graph.insert(file.clone(), imported);
     }
     graph
+}
+
+/// `text` without its test modules, which are not part of the file: each
+/// runs from `#[cfg(test)] mod tests {` to the `}` that closes it, alone on
+/// its line at the start (as rustfmt writes it); code after it is kept.
+fn without_tests(text: &str) -> String {
+    const START: &str = "#[cfg(test)]\nmod tests {";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(START) {
+        out.push_str(&rest[..start]);
+        rest = rest[start..].find("\n}\n").map_or("", |end| &rest[start + end + 3..]);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What breaks the floors: (importer, imported, why).
@@ -324,10 +363,39 @@ fn a_wrong_import_is_caught() {
     );
 }
 
+/// An import written inline, not in a `use`, counts as one: two files
+/// calling each other through `super::` and `self::` paths in their code
+/// are caught, and a name that only ends in `self` is not a path.
+#[test]
+fn an_inline_cycle_is_caught() {
+    let mut texts = texts_of(&src());
+    let baseline = breaks(&graph_of(&texts));
+    let mut plant = |file: &str, code: &str| {
+        let text = texts.get_mut(file).unwrap();
+        *text = format!("{code}\n{text}");
+    };
+    plant("layout/flame.rs", "fn planted() -> usize { super::graph::planted() + 1 }");
+    plant("layout/graph.rs", "fn planted() -> usize { let n = self::super::flame::planted(); n }");
+    plant("layout/mod.rs", "fn planted(r: &self::timeline::Row) -> bool { r.is_empty() }");
+    plant("layout/timeline.rs", "fn planted() -> u8 { let my_self = 1; super::planted_too(my_self) }");
+    plant("numbers.rs", "fn planted(my_self: u8) -> u8 { my_self::intern::x(my_self) }");
+    let added: Vec<(String, String, String)> = breaks(&graph_of(&texts)).difference(&baseline).cloned().collect();
+    let s = |a: &str, b: &str| (a.to_owned(), b.to_owned(), "they import each other".to_owned());
+    assert_eq!(
+        added,
+        [
+            s("layout/flame.rs", "layout/graph.rs"),
+            s("layout/graph.rs", "layout/flame.rs"),
+            s("layout/mod.rs", "layout/timeline.rs"),
+            s("layout/timeline.rs", "layout/mod.rs"),
+        ]
+    );
+}
+
 /// The app has no floors, but no two of its files import each other
 /// either (the worker, its warm-up and its second workers share
-/// `worker_io.rs` and `finished.rs`; the per-format tables build on
-/// `run_tables.rs`).
+/// `worker_io.rs` and `finished.rs`; the page's screens share
+/// `memory_limit.rs`).
 #[test]
 fn no_two_app_files_import_each_other() {
     let graph = import_graph_of(&app_src());

@@ -56,6 +56,7 @@ mod reader;
 pub mod reconcile;
 pub(crate) mod report;
 mod run_kind;
+mod run_view;
 pub mod tables;
 #[cfg(test)]
 mod tests;

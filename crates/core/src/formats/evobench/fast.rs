@@ -1,5 +1,5 @@
-//! The fast path of [`parse`](super::record::parse): a timing record as the
-//! probes library writes it, read without serde.
+//! The fast path of the reader's `parse`: a timing record as the probes
+//! library writes it, read without serde.
 //!
 //! It takes only the plain form: `{"<Kind>":{"key":value,…}}` with no
 //! whitespace, every key one of the timing fields and at most once, `pn` a

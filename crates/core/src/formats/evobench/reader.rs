@@ -1,14 +1,20 @@
 //! The streaming reader: splits chunks into lines (a line cut by a chunk's
 //! end is the only thing copied), parses each and hands it to the pairing.
 
+use super::fast::timing_record;
 use super::log::{Metadata, StartInfo};
 use super::pairing::{Pairing, ScopeKind};
-use super::record::{parse, Record};
+use super::record::Record;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use crate::formats::{FormatReader, Parsed, ReadCounts};
 
 const TITLE: &str = "evobench log";
+
+/// Parses one line (without its newline): the fast path, else serde_json.
+fn parse(line: &[u8]) -> Result<Record<'_>, serde_json::Error> {
+    timing_record(line).map_or_else(|| serde_json::from_slice(line), Ok)
+}
 
 /// The log versions this reader knows.
 const KNOWN_VERSION: u32 = 1;

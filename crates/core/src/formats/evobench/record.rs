@@ -3,7 +3,8 @@
 //! does not use (`pid`, `maxrss`, the fault and block counts) are skipped;
 //! unknown fields are ignored, so that newer optional fields do not break it.
 //! Timing records as the probes library writes them take a hand-written
-//! fast path ([`fast`](super::fast)) that gives what serde_json gives.
+//! fast path first (`fast.rs`, which gives what serde_json gives; the
+//! reader tries it before these types).
 
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -134,9 +135,4 @@ pub(super) enum Record<'a> {
     TEnd(Timing<'a>),
     #[serde(borrow, rename = "TIO")]
     Tio(Timing<'a>),
-}
-
-/// Parses one line (without its newline): the fast path, else serde_json.
-pub(super) fn parse(line: &[u8]) -> Result<Record<'_>, serde_json::Error> {
-    super::fast::timing_record(line).map_or_else(|| serde_json::from_slice(line), Ok)
 }

@@ -43,6 +43,7 @@ mod reader;
 pub(crate) mod report;
 mod run;
 mod run_kind;
+mod run_view;
 pub mod show;
 pub mod tables;
 mod timeline;

@@ -53,6 +53,7 @@ mod reader;
 pub mod reconcile;
 pub(crate) mod report;
 mod run_kind;
+mod run_view;
 pub mod statement;
 pub mod tables;
 mod trace;

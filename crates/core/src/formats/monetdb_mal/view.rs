@@ -4,11 +4,8 @@
 
 use crate::formats::monetdb_mal::analysis::{by_instruction, by_module, core_use, execution_paths, OpStats};
 use crate::formats::monetdb_mal::reconcile::{MalCounts, MalRun};
-use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos};
-use crate::numbers::group;
-use crate::view::headline::{both_paths, plural, Fact};
-use crate::view::{RunView, Series};
+use crate::view::Series;
 use serde::{Deserialize, Serialize};
 
 /// Most operation rows sent to the page.
@@ -133,37 +130,5 @@ impl MalView {
                 .collect(),
             rejected: run.rejected,
         }
-    }
-}
-
-impl RunView {
-    /// The view of MAL traces, laid out on `index`: the plan's critical path
-    /// and blocking chain through the dataflow, the longest instructions,
-    /// time by module, and the [`MalView`].
-    pub fn of_mal(model: &Model, run: &MalRun, index: &TimelineIndex) -> RunView {
-        let mut view = RunView::of_ya(model, crate::formats::monetdb_mal::ID, index);
-        view.biggest_copies.clear();
-        view.stages.clear();
-        view.cache_line.clear();
-        view.totals = (0, 0, 0);
-        let mal = MalView::of(model, run);
-        let parallelism = mal.core.busy as f64 / mal.core.wall.max(1) as f64;
-        view.headline = both_paths(&view, "dataflow");
-        view.differences_title = "Where the blocking chain differs from the critical path".into();
-        view.headline.push(Fact::plain(format!(
-            " · {} · {} · {} instructions on {} · {parallelism:.1} busy on average",
-            plural(mal.counts.executions, "execution", "executions"),
-            plural(mal.counts.queries, "query", "queries"),
-            group(view.counts.run),
-            plural(u64::from(mal.core.threads), "thread", "threads")
-        )));
-        view.counts_by_hook = vec![
-            ("mal-executions".to_owned(), mal.counts.executions),
-            ("mal-events".to_owned(), mal.counts.events),
-            ("mal-queries".to_owned(), mal.counts.queries),
-        ];
-        view.tables = super::tables::tables(&view, &mal);
-        view.search_hint = "Search statements, operations, threads, queries  (/)".into();
-        view.with_part(&mal)
     }
 }

@@ -6,9 +6,9 @@
 //! indentation the text form would have; the JSON text itself is what
 //! `longpole rewrite` writes back.
 
-use super::reader::TITLE;
 use super::tree::{Counter, Item, Node, Profile};
 use super::value::Value;
+use super::ID;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
@@ -75,10 +75,10 @@ impl<'de> Deserialize<'de> for Entry {
 /// Reads a whole JSON profile.
 pub fn read(json: Vec<u8>, diags: &mut Diagnostics) -> Result<Profile, FormatError> {
     let top: Entry = serde_json::from_slice(&json).map_err(|e| {
-        FormatError::new(TITLE, Position::Whole, format!("the JSON profile is cut or broken ({e})"), &json)
+        FormatError::new(ID.title(), Position::Whole, format!("the JSON profile is cut or broken ({e})"), &json)
     })?;
     let Entry::Object(entries) = top else {
-        return Err(FormatError::new(TITLE, Position::Whole, "a JSON profile is an object", &json));
+        return Err(FormatError::new(ID.title(), Position::Whole, "a JSON profile is an object", &json));
     };
     let mut entries = entries.into_iter();
     let root = match entries.next() {

@@ -55,7 +55,8 @@
 //! (`reader`, `json`, `tree`, `value`), what it says beyond its model
 //! ([`run`]), the reconciling ([`reconcile`], [`plan`], [`query`]), its own analyses ([`analysis`], [`nodes`],
 //! [`hints`]), its report (`report`, `analyze`: ANALYZE PROFILE's text) and
-//! its view ([`view`]); it uses no other format.
+//! its view ([`view`], its tables, and `run_view` putting them together);
+//! it uses no other format.
 
 pub mod analysis;
 mod analyze;
@@ -69,6 +70,7 @@ pub mod reconcile;
 pub(crate) mod report;
 pub mod run;
 mod run_kind;
+mod run_view;
 pub mod tables;
 mod tree;
 pub mod value;

@@ -3,13 +3,11 @@
 
 use super::tree::{Counter, Item, Node, Profile, Stray};
 use super::value::Value;
+use super::ID;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
 use crate::formats::{FormatReader, Parsed, ReadCounts};
 use crate::lines::LineSplitter;
-
-/// The format's title in errors.
-pub(super) const TITLE: &str = "StarRocks query profile";
 
 /// One line, classified.
 enum Line<'a> {
@@ -75,7 +73,7 @@ impl FormatReader for Reader {
     fn feed(&mut self, chunk: &[u8], diags: &mut Diagnostics) -> Result<(), FormatError> {
         if let Some(at) = memchr::memchr(0, chunk) {
             return Err(FormatError::new(
-                TITLE,
+                ID.title(),
                 Position::Byte(self.offset + at as u64),
                 "a NUL byte: this is binary data, no longer a text profile",
                 &chunk[at..],
@@ -215,7 +213,7 @@ impl Builder {
     ) -> Result<(), FormatError> {
         let Line::Node { indent: 0, name } = line else {
             return Err(FormatError::new(
-                TITLE,
+                ID.title(),
                 Position::Line(no),
                 "a profile starts with its top node, such as `Query:`",
                 body.as_bytes(),
