@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of longpole's readers with libFuzzer (cargo-fuzz):
 #   scripts/fuzz.sh TARGET [SECONDS]     TARGET: ingest, formats, protocol, cargo_timings or dbt
 # Installs nightly Rust and cargo-fuzz if missing (idempotent), seeds the
-# target's corpus from ../shared/corpus and the samples, then runs it with
+# target's corpus from tests/data and the samples, then runs it with
 # a 2 GB memory limit and a 10 s per-input timeout. Crashes land in
 # fuzz/artifacts/TARGET/. Not part of CI: nightly and cargo-fuzz alone take
 # longer to install than CI can spare.
@@ -31,7 +31,7 @@ if [ -z "$(ls -A "$corpus")" ]; then
         else
           { printf '\x07\x00'; cat "$f"; } > "$corpus/$i"
         fi
-      done < <(find ../shared/corpus samples -type f -print0)
+      done < <(find tests/data samples -type f ! -name README.md ! -name MANIFEST.tsv -print0)
       ;;
   esac
 fi

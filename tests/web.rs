@@ -13,7 +13,7 @@ use web_sys::File;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const EXAMPLE: &[u8] = include_bytes!("../../shared/corpus/distbuild/example.log");
+const EXAMPLE: &[u8] = include_bytes!("data/distbuild/example.log");
 
 fn file(name: &str, bytes: &[u8]) -> File {
     let parts = Array::of1(&Uint8Array::from(bytes));

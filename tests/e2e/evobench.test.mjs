@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliJson, openApp, ROOT } from './harness.mjs';
+import { CORPUS as DATA, cliJson, openApp } from './harness.mjs';
 
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'evobench');
+const CORPUS = join(DATA, 'evobench');
 
 
 async function download(app, testid) {

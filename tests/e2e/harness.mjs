@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CORPUS = process.env.LONGPOLE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
+/** The repository's test data (tests/data/, credited in its README), or $LONGPOLE_CORPUS. */
+export const CORPUS = process.env.LONGPOLE_CORPUS ?? join(ROOT, 'tests', 'data');
 
 /** What `longpole analyze --format json` prints for `files` (the CLI the app is checked against). */
 export function cliJson(...files) {

@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliJson, openApp, ROOT } from './harness.mjs';
+import { CORPUS as DATA, cliJson, openApp } from './harness.mjs';
 
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'monetdb-mal');
+const CORPUS = join(DATA, 'monetdb-mal');
 
 
 test('a dropped TPC-H trace shows its plan\'s critical path, with the CLI\'s numbers', async () => {

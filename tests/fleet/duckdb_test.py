@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The fleet tables read by a real engine: `longpole export --to parquet`
-of the whole shared corpus and a few hundred simulated builds, queried with
+of the whole test corpus (tests/data) and a few hundred simulated builds, queried with
 DuckDB (PyPI's `duckdb`, in the venv `scripts/setup.sh` makes).
 
 What each table holds is checked against what the CLI prints for the same
@@ -36,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "debug"))
 LONGPOLE = os.path.join(BIN, "longpole")
 SIM = os.path.join(BIN, "distbuild-sim")
-CORPUS = os.path.join(ROOT, "..", "shared", "corpus")
+CORPUS = os.path.join(ROOT, "tests", "data")
 DOC = os.path.join(ROOT, "docs", "fleet.md")
 # Simulated builds: reruns of one build (the same graph, so the same
 # targets recur on critical paths), and builds of their own.

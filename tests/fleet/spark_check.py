@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The fleet tables read by Spark: PySpark in local mode reads an export of
-the shared corpus and simulated builds (`dt` discovered from the folders),
+the test corpus (tests/data) and simulated builds (`dt` discovered from the folders),
 and runs every query of docs/fleet.md's DuckDB cookbook in Spark SQL
 (`percentile` for `quantile_cont`, as docs/fleet.md says); each answer must
 equal DuckDB's over the same files, which tests/fleet/duckdb_test.py checks

@@ -33,7 +33,7 @@ if [ ! -f "$data/others.done" ]; then
   mkdir -p "$data/others"
   # Every corpus file longpole reads, but distbuild logs and MAL traces
   # (a MAL folder's traces are one run): each in a folder of its own.
-  find ../shared/corpus -type f ! -path '*/distbuild/*' ! -path '*/monetdb-mal/*' | sort > "$data/candidates"
+  find tests/data -type f ! -path '*/distbuild/*' ! -path '*/monetdb-mal/*' | sort > "$data/candidates"
   : > "$data/readable"
   while read -r f; do
     "$longpole" analyze "$f" >/dev/null 2>&1 && echo "$f" >> "$data/readable"

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Compares two longpole builds' `analyze` output, text and JSON (stdout,
-# stderr and exit code), on every file of the shared corpus: a restructure
+# stderr and exit code), on every file of the test data (tests/data): a restructure
 # must leave them byte-identical.
 # Usage: crates/bench/cli/same_output.sh OLD_LONGPOLE NEW_LONGPOLE [CORPUS_DIR]
 set -u
 old=${1:?usage: same_output.sh OLD NEW [CORPUS]}
 new=${2:?usage: same_output.sh OLD NEW [CORPUS]}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-corpus=${3:-$root/../shared/corpus}
+corpus=${3:-$root/tests/data}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 runs=0 differ=0

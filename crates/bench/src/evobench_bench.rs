@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The corpus log whose records are repeated (zstd; the core decompresses it).
-const SEED: &str = "../../../shared/corpus/evobench/generated-current-format/evobench.log.zstd";
+const SEED: &str = "../../tests/data/evobench/generated-current-format/evobench.log.zstd";
 
 fn data_file(mb: u64) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let path = data_dir()?.join(format!("evobench-{mb}mb.log"));

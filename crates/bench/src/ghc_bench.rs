@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The corpus eventlog whose events are repeated.
-const SEED: &str = "../../../shared/corpus/ghc-eventlog/stop.hT.eventlog";
+const SEED: &str = "../../tests/data/ghc-eventlog/stop.hT.eventlog";
 
 fn data_file(mb: u64) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let path = data_dir()?.join(format!("ghc-{mb}mb.eventlog"));

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The corpus trace whose events are repeated.
-const SEED: &str = "../../../shared/corpus/monetdb-mal/jan2019_sf10_10threads/Q01_variation001.json";
+const SEED: &str = "../../tests/data/monetdb-mal/jan2019_sf10_10threads/Q01_variation001.json";
 
 fn data_file(mb: u64) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let path = data_dir()?.join(format!("mal-{mb}mb.json"));

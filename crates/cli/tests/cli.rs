@@ -2,10 +2,10 @@
 
 use assert_cmd::Command;
 use std::path::PathBuf;
+use support::data as corpus;
 
-fn corpus(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel)
-}
+#[path = "../../core/tests/support/mod.rs"]
+mod support;
 
 #[test]
 fn analyze_prints_the_format_counts_and_diagnostics() {

@@ -5,10 +5,12 @@
 //! versions.
 
 use assert_cmd::Command;
-use std::path::PathBuf;
+
+#[path = "../../core/tests/support/mod.rs"]
+mod support;
 
 fn corpus(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel).to_string_lossy().into_owned()
+    support::data(rel).to_string_lossy().into_owned()
 }
 
 /// `longpole compare A --vs B [extra]`'s stdout; it must succeed.

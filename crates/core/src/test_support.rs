@@ -2,12 +2,16 @@
 
 use std::path::PathBuf;
 
-/// A file of the shared corpus (`../shared/corpus` beside the repository,
-/// or `$LONGPOLE_CORPUS`).
+mod chunk_tests;
+
+pub use chunk_tests::same_at_every_chunk;
+
+/// A file of the repository's test data (`tests/data/`, credited in its
+/// README), or of `$LONGPOLE_CORPUS` when set (the same layout).
 pub fn corpus(rel: &str) -> PathBuf {
     let root = std::env::var_os("LONGPOLE_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data"));
     root.join(rel)
 }
 

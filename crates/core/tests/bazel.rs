@@ -21,12 +21,12 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
 
+mod support;
+
 fn files() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join("../shared/corpus/chrome-trace/bazel"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut out: Vec<PathBuf> =
+        std::fs::read_dir(support::data("chrome-trace/bazel")).unwrap().map(|e| e.unwrap().path()).collect();
     out.sort();
     out.push(root.join("samples/bazel-tiny.json.gz"));
     out

@@ -12,6 +12,8 @@ use longpole_core::report::{analysis_json_with, analysis_text_with};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+mod support;
+
 /// Runs `a` on another thread while `b` runs on this one.
 fn both(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
     std::thread::scope(|scope| {
@@ -48,7 +50,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_corpus_trace_is_the_same_on_one_thread_and_two() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/chrome-trace");
+    let dir = support::data("chrome-trace");
     let mut paths = Vec::new();
     files(&dir, &mut paths);
     paths.sort();

@@ -8,16 +8,11 @@ use longpole_core::formats::chrome_trace::reconcile::ChromeRun;
 use longpole_core::formats::chrome_trace::trace_stacks::ThreadStacks;
 use longpole_core::formats::chrome_trace::ChromeTrace;
 use longpole_core::ingest::read_bytes;
+use longpole_core::reconcile::Analysis;
 use longpole_core::report::{analysis_json, analysis_text};
-use std::path::PathBuf;
+use support::{check_format, named};
 
-fn path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/chrome-trace").join(rel)
-}
-
-fn corpus(rel: &str) -> Vec<u8> {
-    std::fs::read(path(rel)).unwrap()
-}
+mod support;
 
 fn trace(name: &str, bytes: &[u8], chunk: usize) -> (ChromeTrace, Vec<String>) {
     let input = read_bytes(name, bytes, chunk).unwrap();
@@ -29,38 +24,33 @@ fn trace(name: &str, bytes: &[u8], chunk: usize) -> (ChromeTrace, Vec<String>) {
     (*t, diags)
 }
 
-fn reports(rel: &str) -> String {
-    let bytes = corpus(rel);
-    let run = |chunk: usize| {
-        let analysis = longpole_core::reconcile(vec![read_bytes("unknown", &bytes, chunk).unwrap()]);
-        let text = analysis_text(&analysis);
-        let json = serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap();
+/// The reports and the first tasks of a trace (read under the name `unknown`).
+fn reports(rel: &str) -> impl Fn(&Analysis) -> Vec<String> + '_ {
+    move |analysis| {
+        let text = analysis_text(analysis);
+        let json = serde_json::to_string_pretty(&analysis_json(analysis)).unwrap();
         // The first tasks only: a real trace has thousands.
         let dump = longpole_core::dump::tasks(&analysis.datasets[0].model);
         let tasks: Vec<&str> = dump.lines().take(60).collect();
         let tasks = tasks.join("\n");
-        format!("== {rel}\n{text}\n{json}\n{tasks}")
-    };
-    let whole = run(usize::MAX);
-    for chunk in [1, 7, 4096] {
-        assert_eq!(run(chunk), whole, "{rel} at chunk size {chunk}");
+        vec![format!("== {rel}\n{text}\n{json}\n{tasks}")]
     }
-    whole
 }
 
 #[test]
 fn corpus_reports() {
     for rel in ["catapult/flow_simple.json", "catapult/x_event_trace.json", "bazel/tiny.json.gz"] {
         let name = rel.rsplit('/').next().unwrap().replace('.', "_");
-        insta::assert_snapshot!(name, reports(rel));
+        check_format!([named("unknown", support::bytes(&format!("chrome-trace/{rel}")))], reports(rel) => name);
     }
 }
 
 #[test]
 fn chrome69_devtools_trace() {
     // Held back from the corpus on purpose: checked when present.
-    if path("speedscope/Chrome/chrome69-simple.json").exists() {
-        insta::assert_snapshot!("chrome69_simple", reports("speedscope/Chrome/chrome69-simple.json"));
+    let rel = "speedscope/Chrome/chrome69-simple.json";
+    if support::data(&format!("chrome-trace/{rel}")).exists() {
+        check_format!([named("unknown", support::bytes(&format!("chrome-trace/{rel}")))], reports(rel) => "chrome69_simple");
     }
 }
 
@@ -115,7 +105,8 @@ type Profile = (String, Vec<String>);
 
 /// The reference: per test, its file and its profiles.
 fn reference() -> Vec<(String, String, Vec<Profile>)> {
-    let text = String::from_utf8(corpus("speedscope/trace-event/trace-event.test.ts.snap")).unwrap();
+    let text =
+        String::from_utf8(support::bytes("chrome-trace/speedscope/trace-event/trace-event.test.ts.snap")).unwrap();
     let mut tests: Vec<(String, String, Vec<Profile>)> = Vec::new();
     for entry in text.split("exports[`importTraceEvents ").skip(1) {
         let Some((key, body)) = entry.split_once("`] = `") else { continue };
@@ -157,7 +148,7 @@ fn stacks_match_speedscope_on_every_edge_case() {
     let mut failed = Vec::new();
     let mut matched = 0;
     for (test, file, want) in &tests {
-        let (t, _) = trace("unknown", &corpus(&format!("speedscope/trace-event/{file}")), 100);
+        let (t, _) = trace("unknown", &support::bytes(&format!("chrome-trace/speedscope/trace-event/{file}")), 100);
         let got = speedscope_profiles(&t);
         if &got == want {
             matched += want.len();
@@ -171,9 +162,9 @@ fn stacks_match_speedscope_on_every_edge_case() {
 
 #[test]
 fn partial_arrays_read_as_whole_ones_with_a_note() {
-    let whole = corpus("speedscope/trace-event/simple.json");
+    let whole = support::bytes("chrome-trace/speedscope/trace-event/simple.json");
     for file in ["simple-partial.json", "simple-partial-trailing-comma.json", "simple-partial-whitespace.json"] {
-        let bytes = corpus(&format!("speedscope/trace-event/{file}"));
+        let bytes = support::bytes(&format!("chrome-trace/speedscope/trace-event/{file}"));
         for chunk in [1, 7, 4096, usize::MAX] {
             let (t, diags) = trace(file, &bytes, chunk);
             assert!(t.unterminated, "{file}");

@@ -13,11 +13,10 @@ use longpole_core::report::compare::{keys_of, runs_of};
 use longpole_core::Analysis;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-fn corpus(rel: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel)).unwrap()
-}
+use support::bytes as corpus;
+
+mod support;
 
 fn analysis(name: &str, bytes: &[u8]) -> Analysis {
     longpole_core::reconcile(vec![read_bytes(name, bytes, usize::MAX).unwrap()])

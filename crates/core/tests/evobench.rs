@@ -9,17 +9,15 @@ use longpole_core::formats::evobench::TimingKind;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use serde_json::Value;
-use std::path::PathBuf;
+use support::{check_format, check_inputs, named};
+
+mod support;
 
 const OLD: &str = "bench-v1-sum_of_fibs.log";
 const CURRENT: &str = "generated-current-format/evobench.log.zstd";
 
-fn corpus(rel: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/evobench").join(rel)).unwrap()
-}
-
 fn table(rel: &str) -> Table {
-    let input = read_bytes("unknown", &corpus(rel), 4096).unwrap();
+    let input = read_bytes("unknown", &support::bytes(&format!("evobench/{rel}")), 4096).unwrap();
     assert_eq!(input.info.format, longpole_core::formats::evobench::ID);
     let Some(log) = input.parsed.read::<longpole_core::formats::evobench::Log>() else { panic!("{rel}") };
     Table::of(log)
@@ -29,7 +27,7 @@ fn table(rel: &str) -> Table {
 fn real_time_matches_the_evaluator_exactly() {
     for (log, reference) in [(OLD, "bench-v1-sum_of_fibs.log"), (CURRENT, "evobench.log.zstd")] {
         let expected: Vec<Value> =
-            serde_json::from_slice(&corpus(&format!("reference/{reference}.real-time.json"))).unwrap();
+            serde_json::from_slice(&support::bytes(&format!("evobench/reference/{reference}.real-time.json"))).unwrap();
         let ours: Vec<Value> = table(log)
             .rows
             .iter()
@@ -50,33 +48,25 @@ fn real_time_matches_the_evaluator_exactly() {
     }
 }
 
-/// The text report, the JSON and the task dump of a log (read under the
-/// name `unknown`), the same at every chunk size.
-fn reports(rel: &str) -> (String, String, String) {
-    let bytes = corpus(rel);
-    let run = |chunk: usize| {
-        let analysis = longpole_core::reconcile(vec![read_bytes("unknown", &bytes, chunk).unwrap()]);
-        let dump = longpole_core::dump::tasks(&analysis.datasets[0].model);
-        (analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap(), dump)
-    };
-    let whole = run(usize::MAX);
-    for chunk in [1, 7, 4096] {
-        assert!(run(chunk) == whole, "{rel} at chunk size {chunk}");
-    }
-    whole
+/// The text report, the JSON and the task dump of a log.
+fn reports(analysis: &longpole_core::reconcile::Analysis) -> Vec<String> {
+    let dump = longpole_core::dump::tasks(&analysis.datasets[0].model);
+    vec![analysis_text(analysis), serde_json::to_string_pretty(&analysis_json(analysis)).unwrap(), dump]
+}
+
+/// A corpus log, read under the name `unknown`.
+fn log(rel: &str) -> [support::File; 1] {
+    [named("unknown", support::bytes(&format!("evobench/{rel}")))]
 }
 
 #[test]
 fn old_dialect_report() {
-    let (text, json, dump) = reports(OLD);
-    insta::assert_snapshot!("old_text", text);
-    insta::assert_snapshot!("old_json", json);
-    insta::assert_snapshot!("old_tasks", dump);
+    check_format!(log(OLD), reports => "old_text", "old_json", "old_tasks");
 }
 
 #[test]
 fn current_format_report() {
-    let (text, json, dump) = reports(CURRENT);
+    let [text, json, dump]: [String; 3] = check_inputs(&log(CURRENT), 1, reports).try_into().unwrap();
     insta::assert_snapshot!("current_text", text);
     insta::assert_snapshot!("current_json", json);
     let lines: Vec<&str> = dump.lines().collect();
@@ -86,7 +76,8 @@ fn current_format_report() {
 
 #[test]
 fn every_closed_scope_is_a_task_on_its_thread_lane() {
-    let analysis = longpole_core::reconcile(vec![read_bytes("l", &corpus(CURRENT), 4096).unwrap()]);
+    let analysis =
+        longpole_core::reconcile(vec![read_bytes("l", &support::bytes(&format!("evobench/{CURRENT}")), 4096).unwrap()]);
     let d = &analysis.datasets[0];
     let m = &d.model;
     assert_eq!(m.lanes().iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["thread00"]);
@@ -99,7 +90,8 @@ fn every_closed_scope_is_a_task_on_its_thread_lane() {
 
 #[test]
 fn the_flame_graph_has_self_times_and_a_hottest_path() {
-    let analysis = longpole_core::reconcile(vec![read_bytes("l", &corpus(CURRENT), 4096).unwrap()]);
+    let analysis =
+        longpole_core::reconcile(vec![read_bytes("l", &support::bytes(&format!("evobench/{CURRENT}")), 4096).unwrap()]);
     let Some(run) = analysis.datasets[0].detail::<EvobenchRun>() else { panic!() };
     let g: FlameGraph = run.flame();
     let real = TimingKind::Real.index();

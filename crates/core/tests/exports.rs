@@ -7,7 +7,8 @@
 use longpole_core::export::run::{export, Target};
 use longpole_core::ingest::read_bytes;
 use serde_json::Value;
-use std::path::PathBuf;
+
+mod support;
 
 const INPUTS: [&str; 6] = [
     "distbuild/edge.log",
@@ -19,8 +20,7 @@ const INPUTS: [&str; 6] = [
 ];
 
 fn analysis(rel: &str) -> longpole_core::Analysis {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
-    longpole_core::reconcile(vec![read_bytes(rel, &std::fs::read(path).unwrap(), 4096).unwrap()])
+    longpole_core::reconcile(vec![read_bytes(rel, &support::bytes(rel), 4096).unwrap()])
 }
 
 fn json(a: &longpole_core::Analysis, target: Target) -> Value {

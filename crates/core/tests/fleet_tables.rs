@@ -9,11 +9,11 @@ use longpole_core::ingest::read_bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::file::reader::{FileReader, SerializedFileReader};
-use std::path::PathBuf;
+
+mod support;
 
 fn example() -> Files {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/distbuild/example.log");
-    let input = read_bytes("example.log", &std::fs::read(path).unwrap(), 7).unwrap();
+    let input = read_bytes("example.log", &support::bytes("distbuild/example.log"), 7).unwrap();
     let analysis = longpole_core::reconcile(vec![input]);
     let mut files = analysis_files(&analysis, "0123", "example.log").unwrap();
     assert_eq!(files.len(), 1);

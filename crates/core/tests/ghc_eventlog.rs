@@ -7,53 +7,29 @@ use longpole_core::formats::ghc_eventlog::view::GhcView;
 use longpole_core::formats::ghc_eventlog::GhcRun;
 use longpole_core::ingest::{read_bytes, read_bytes_keeping_source};
 use longpole_core::layout::timeline::TimelineIndex;
-use longpole_core::report::{analysis_json, analysis_text};
-use std::path::PathBuf;
+use support::{check_format, file, text_and_json};
 
-fn corpus(name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ghc-eventlog").join(name))
-        .unwrap()
-}
-
-/// The text report and the JSON of an eventlog, the same at every chunk size.
-fn reports(name: &str) -> (String, String) {
-    let bytes = corpus(name);
-    let run = |chunk: usize| {
-        let analysis = longpole_core::reconcile(vec![read_bytes(name, &bytes, chunk).unwrap()]);
-        (analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap())
-    };
-    let whole = run(usize::MAX);
-    for chunk in [1, 7, 4096] {
-        assert_eq!(run(chunk), whole, "{name} at chunk size {chunk}");
-    }
-    whole
-}
+mod support;
 
 #[test]
 fn stop_ht_report() {
-    let (text, json) = reports("stop.hT.eventlog");
-    insta::assert_snapshot!("stop_ht_text", text);
-    insta::assert_snapshot!("stop_ht_json", json);
+    check_format!([file("ghc-eventlog/stop.hT.eventlog")], text_and_json => "stop_ht_text", "stop_ht_json");
 }
 
 #[test]
 fn testlog_report() {
-    let (text, json) = reports("testlog.eventlog");
-    insta::assert_snapshot!("testlog_text", text);
-    insta::assert_snapshot!("testlog_json", json);
+    check_format!([file("ghc-eventlog/testlog.eventlog")], text_and_json => "testlog_text", "testlog_json");
 }
 
 #[test]
 fn ghc_9_2_report() {
-    let (text, json) = reports("ghc-9.2-events.eventlog");
-    insta::assert_snapshot!("ghc_9_2_text", text);
-    insta::assert_snapshot!("ghc_9_2_json", json);
+    check_format!([file("ghc-eventlog/ghc-9.2-events.eventlog")], text_and_json => "ghc_9_2_text", "ghc_9_2_json");
 }
 
 #[test]
 fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
     for name in ["stop.hT.eventlog", "testlog.eventlog", "ghc-9.2-events.eventlog", "sleep.hd.eventlog"] {
-        let bytes = corpus(name);
+        let bytes = support::bytes(&format!("ghc-eventlog/{name}"));
         let input = read_bytes_keeping_source(name, &bytes, 4096).unwrap();
         let Some(read) = input.parsed.read::<longpole_core::formats::ghc_eventlog::ReadEventlog>() else {
             panic!("{name}")
@@ -90,14 +66,20 @@ fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
 
 #[test]
 fn the_parallel_log_has_one_lane_per_capability() {
-    let analysis = longpole_core::reconcile(vec![read_bytes("t", &corpus("testlog.eventlog"), 4096).unwrap()]);
+    let analysis =
+        longpole_core::reconcile(
+            vec![read_bytes("t", &support::bytes("ghc-eventlog/testlog.eventlog"), 4096).unwrap()],
+        );
     let lanes: Vec<&str> = analysis.datasets[0].model.lanes().iter().map(|l| l.name.as_str()).collect();
     insta::assert_snapshot!("testlog_lanes", lanes.join("\n"));
 }
 
 #[test]
 fn user_messages_become_marks_and_start_stop_pairs_become_spans() {
-    let analysis = longpole_core::reconcile(vec![read_bytes("s", &corpus("stop.hT.eventlog"), 4096).unwrap()]);
+    let analysis =
+        longpole_core::reconcile(
+            vec![read_bytes("s", &support::bytes("ghc-eventlog/stop.hT.eventlog"), 4096).unwrap()],
+        );
     let d = &analysis.datasets[0];
     let Some(run) = d.detail::<GhcRun>() else { panic!() };
     assert_eq!(run.marks.len(), 7);
@@ -115,7 +97,7 @@ fn user_messages_become_marks_and_start_stop_pairs_become_spans() {
 /// they start, at every chunk size, and kept when the file is rewritten.
 #[test]
 fn bytes_after_the_end_marker_are_reported_and_kept() {
-    let mut bytes = corpus("ghc-9.2-events.eventlog");
+    let mut bytes = support::bytes("ghc-eventlog/ghc-9.2-events.eventlog");
     let end = bytes.len() as u64;
     bytes.extend_from_slice(b"\x00trailing junk, 27 bytes..\n");
     let messages = |input: &longpole_core::Input| -> Vec<String> {
@@ -132,6 +114,6 @@ fn bytes_after_the_end_marker_are_reported_and_kept() {
     let kept = read_bytes_keeping_source("t.eventlog", &bytes, 4096).unwrap();
     assert_eq!(messages(&kept), [expected]);
     assert_eq!(kept.parsed.write_back().as_deref(), Some(&bytes[..]));
-    let clean = read_bytes("t.eventlog", &corpus("ghc-9.2-events.eventlog"), 4096).unwrap();
+    let clean = read_bytes("t.eventlog", &support::bytes("ghc-eventlog/ghc-9.2-events.eventlog"), 4096).unwrap();
     assert!(messages(&clean).is_empty());
 }

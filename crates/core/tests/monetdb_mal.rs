@@ -7,17 +7,14 @@ use longpole_core::formats::monetdb_mal::reconcile::MalRun;
 use longpole_core::formats::monetdb_mal::statement::statements;
 use longpole_core::formats::Parsed;
 use longpole_core::ingest::read_bytes;
-use longpole_core::report::{analysis_json, analysis_text};
+use longpole_core::report::analysis_text;
 use longpole_core::Input;
-use std::path::PathBuf;
+use support::{check_format, check_inputs, named, text_and_json, File};
 
-fn corpus(name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/monetdb-mal").join(name))
-        .unwrap()
-}
+mod support;
 
 fn read(name: &str, chunk: usize) -> Input {
-    read_bytes(name, &corpus(name), chunk).unwrap()
+    read_bytes(name, &support::bytes(&format!("monetdb-mal/{name}")), chunk).unwrap()
 }
 
 /// mal_analytics' counts of traces read together, in the given order.
@@ -63,44 +60,40 @@ fn statements_are_stethoscope_s() {
         let Parsed::MonetdbMal(trace) = &input.parsed else { panic!() };
         let mut out = String::new();
         statements(trace, &mut out);
-        let reference = String::from_utf8(corpus(&format!("stethoscope/q01_{g}_statements.txt"))).unwrap();
+        let reference =
+            String::from_utf8(support::bytes(&format!("monetdb-mal/stethoscope/q01_{g}_statements.txt"))).unwrap();
         assert_eq!(out, reference, "{g}");
     }
 }
 
-/// The text report and the JSON, the same at every chunk size.
-fn reports(names: &[&str]) -> (String, String) {
-    let run = |chunk: usize| {
-        let analysis = longpole_core::reconcile(names.iter().map(|n| read(n, chunk)).collect());
-        (analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap())
-    };
-    let whole = run(usize::MAX);
-    for chunk in [1, 7, 4096] {
-        assert_eq!(run(chunk), whole, "{names:?} at chunk size {chunk}");
-    }
-    whole
+/// Traces read together, each under its name in the corpus.
+fn traces(names: &[&str]) -> Vec<File> {
+    names.iter().map(|n| named(n, support::bytes(&format!("monetdb-mal/{n}")))).collect()
+}
+
+/// The text report of traces read together, checked by the harness.
+fn report(names: &[&str]) -> String {
+    check_inputs(&traces(names), 1, |analysis| analysis_text(analysis))
 }
 
 #[test]
 fn q01_report() {
-    let (text, json) = reports(&["jan2019_sf10_10threads/Q01_variation001.json"]);
-    insta::assert_snapshot!("q01_text", text);
-    insta::assert_snapshot!("q01_json", json);
+    check_format!(traces(&["jan2019_sf10_10threads/Q01_variation001.json"]), text_and_json => "q01_text", "q01_json");
 }
 
 #[test]
 fn later_generations_reports() {
-    let (jun, _) = reports(&["stethoscope/q01_Jun2020.json"]);
-    let (sep, _) = reports(&["stethoscope/q01_Sep2022.json"]);
-    let (input, _) = reports(&["stethoscope/input.json"]);
+    let jun = report(&["stethoscope/q01_Jun2020.json"]);
+    let sep = report(&["stethoscope/q01_Sep2022.json"]);
+    let input = report(&["stethoscope/input.json"]);
     insta::assert_snapshot!("later_generations_text", format!("{jun}\n{sep}\n{input}"));
 }
 
 #[test]
 fn distributed_and_small_traces_reports() {
-    let (dist, _) = reports(&["distributed/supervisor_original.json", "distributed/worker1.json"]);
-    let (example, _) = reports(&["example_query_20180621.json"]);
-    let (single, _) = reports(&["single_event_formatted.json", "example_heartbeat.json"]);
+    let dist = report(&["distributed/supervisor_original.json", "distributed/worker1.json"]);
+    let example = report(&["example_query_20180621.json"]);
+    let single = report(&["single_event_formatted.json", "example_heartbeat.json"]);
     insta::assert_snapshot!("distributed_and_small_text", format!("{dist}\n{example}\n{single}"));
 }
 
@@ -117,7 +110,7 @@ fn every_corpus_trace_is_recognised_and_written_back_byte_for_byte() {
         "stethoscope/input.json",
         "stethoscope/q01_Sep2022.json",
     ] {
-        let bytes = corpus(name);
+        let bytes = support::bytes(&format!("monetdb-mal/{name}"));
         let input = read_bytes("unknown", &bytes, 4096).unwrap();
         assert_eq!(input.info.format, longpole_core::formats::monetdb_mal::ID, "{name}");
         let back = input.parsed.write_back().unwrap();
@@ -143,7 +136,7 @@ fn duplicate_done_events_are_reported_at_their_lines_and_left_out() {
 
 #[test]
 fn damaged_objects_are_skipped_with_w001_and_the_rest_is_kept() {
-    let q01 = String::from_utf8(corpus("stethoscope/q01_Jun2020.json")).unwrap();
+    let q01 = String::from_utf8(support::bytes("monetdb-mal/stethoscope/q01_Jun2020.json")).unwrap();
     let lines: Vec<&str> = q01.lines().collect();
     let mut damaged = String::new();
     damaged.push_str(lines[0]);
@@ -174,7 +167,7 @@ fn damaged_objects_are_skipped_with_w001_and_the_rest_is_kept() {
 
 #[test]
 fn binary_data_is_not_a_trace() {
-    let mut bytes = corpus("stethoscope/q01_Jun2020.json");
+    let mut bytes = support::bytes("monetdb-mal/stethoscope/q01_Jun2020.json");
     bytes.truncate(2000);
     bytes.extend_from_slice(b"\0\x01\x02");
     let err = read_bytes("t.json", &bytes, 4096).unwrap_err().to_string();

@@ -5,24 +5,15 @@
 use longpole_core::formats::ninja_log::reconcile::NinjaRun;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
-use std::path::PathBuf;
+use support::{check_inputs, file};
 
-fn corpus(name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ninja-log").join(name))
-        .unwrap()
-}
+mod support;
 
+/// The text report and the JSON of a log, as one text, checked by the harness.
 fn reports(name: &str) -> String {
-    let bytes = corpus(name);
-    let run = |chunk: usize| {
-        let analysis = longpole_core::reconcile(vec![read_bytes(name, &bytes, chunk).unwrap()]);
-        format!("{}\n{}", analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap())
-    };
-    let whole = run(usize::MAX);
-    for chunk in [1, 7, 4096] {
-        assert_eq!(run(chunk), whole, "{name} at chunk size {chunk}");
-    }
-    whole
+    check_inputs(&[file(&format!("ninja-log/{name}"))], 1, |analysis| {
+        format!("{}\n{}", analysis_text(analysis), serde_json::to_string_pretty(&analysis_json(analysis)).unwrap())
+    })
 }
 
 #[test]
@@ -36,7 +27,7 @@ fn corpus_reports() {
 
 #[test]
 fn builds_follow_one_another_and_slots_never_overlap() {
-    let bytes = corpus("kati-v5.ninja_log");
+    let bytes = support::bytes("ninja-log/kati-v5.ninja_log");
     let input = read_bytes("kati", &bytes, 4096).unwrap();
     assert!(input.parsed.write_back().unwrap() == bytes);
     let analysis = longpole_core::reconcile(vec![input]);

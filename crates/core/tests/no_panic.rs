@@ -14,12 +14,12 @@ use longpole_core::ingest::{read_bytes, read_bytes_keeping_source};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::{analysis_json, analysis_text};
 use proptest::prelude::*;
-use std::path::PathBuf;
+
+mod support;
 
 /// A corpus file's bytes.
 fn corpus(dir: &str, name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(dir).join(name))
-        .unwrap()
+    support::bytes(&format!("{dir}/{name}"))
 }
 
 /// A corpus eventlog's bytes.

@@ -15,12 +15,14 @@ use longpole_core::Analysis;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+mod support;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn corpus(dir: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root().join("../shared/corpus").join(dir))
+    let mut out: Vec<PathBuf> = std::fs::read_dir(support::data(dir))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_file() && !p.to_string_lossy().ends_with(".reference"))
@@ -71,8 +73,8 @@ fn chrome_records_dependencies(path: &Path) -> bool {
 fn logs_without_dependencies_claim_no_path() {
     let mut files = corpus("ghc-eventlog");
     files.extend(corpus("ninja-log"));
-    files.push(root().join("../shared/corpus/evobench/bench-v1-sum_of_fibs.log"));
-    files.push(root().join("../shared/corpus/evobench/generated-current-format/evobench.log.zstd"));
+    files.push(support::data("evobench/bench-v1-sum_of_fibs.log"));
+    files.push(support::data("evobench/generated-current-format/evobench.log.zstd"));
     files.push(root().join("samples/chrome-x_event_trace.json.gz"));
     for f in &files {
         check(f, false);

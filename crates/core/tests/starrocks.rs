@@ -7,7 +7,9 @@ use longpole_core::formats::starrocks_profile::run::StarRocksRun;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::{analysis_json, analysis_text};
 use longpole_core::Input;
-use std::path::PathBuf;
+use support::{check_format, named, text_and_json};
+
+mod support;
 
 const FILES: [&str; 4] = [
     "starrocks-3.5.2-profile1.txt",
@@ -16,13 +18,8 @@ const FILES: [&str; 4] = [
     "starrocks-3.5.2-test_profile.txt",
 ];
 
-fn corpus(name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/starrocks-profile").join(name))
-        .unwrap()
-}
-
 fn read(name: &str, chunk: usize) -> Input {
-    read_bytes("unknown", &corpus(name), chunk).unwrap()
+    read_bytes("unknown", &support::bytes(&format!("starrocks-profile/{name}")), chunk).unwrap()
 }
 
 #[test]
@@ -30,30 +27,16 @@ fn every_corpus_profile_is_recognised_and_written_back_byte_for_byte() {
     for name in FILES {
         let input = read(name, 4096);
         assert_eq!(input.info.format, longpole_core::formats::starrocks_profile::ID, "{name}");
-        assert_eq!(input.parsed.write_back().unwrap(), corpus(name), "{name}");
+        assert_eq!(input.parsed.write_back().unwrap(), support::bytes(&format!("starrocks-profile/{name}")), "{name}");
     }
-}
-
-/// The text report and the JSON, the same at every chunk size.
-fn reports(name: &str) -> (String, String) {
-    let run = |chunk: usize| {
-        let analysis = longpole_core::reconcile(vec![read(name, chunk)]);
-        (analysis_text(&analysis), serde_json::to_string_pretty(&analysis_json(&analysis)).unwrap())
-    };
-    let whole = run(usize::MAX);
-    for chunk in [1, 7, 4096] {
-        assert_eq!(run(chunk), whole, "{name} at chunk size {chunk}");
-    }
-    whole
 }
 
 #[test]
 fn reports_of_every_profile() {
     for name in FILES {
-        let (text, json) = reports(name);
         let stem = name.trim_start_matches("starrocks-3.5.2-").trim_end_matches(".txt");
-        insta::assert_snapshot!(format!("{stem}_text"), text);
-        insta::assert_snapshot!(format!("{stem}_json"), json);
+        let file = named("unknown", support::bytes(&format!("starrocks-profile/{name}")));
+        check_format!([file], text_and_json => format!("{stem}_text"), format!("{stem}_json"));
     }
 }
 

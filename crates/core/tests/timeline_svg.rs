@@ -7,6 +7,8 @@ use longpole_core::render::timeline_svg::timeline_svg;
 use longpole_core::view::RunView;
 use std::path::PathBuf;
 
+mod support;
+
 fn svg_of(log: &[u8], graph: Option<&[u8]>) -> String {
     let mut inputs = vec![read_bytes("build.log", log, 4096).unwrap()];
     if let Some(g) = graph {
@@ -25,7 +27,7 @@ fn svg_of(log: &[u8], graph: Option<&[u8]>) -> String {
 #[test]
 fn example_chart_is_well_formed_and_stable() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let log = std::fs::read(root.join("../../../shared/corpus/distbuild/example.log")).unwrap();
+    let log = support::bytes("distbuild/example.log");
     let graph = std::fs::read(root.join("tests/fixtures/corpus-distbuild-graph.json")).unwrap();
     let svg = svg_of(&log, Some(&graph));
     roxmltree::Document::parse(&svg).expect("well-formed XML");

@@ -10,9 +10,9 @@ use longpole_core::ingest::read_bytes;
 use longpole_core::model::{Model, Role, TaskId, NANOS_PER_MS};
 use std::path::PathBuf;
 
-fn corpus(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel)
-}
+use support::data as corpus;
+
+mod support;
 
 fn class(role: Role) -> &'static str {
     match role {

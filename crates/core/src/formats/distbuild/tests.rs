@@ -1,7 +1,7 @@
 use crate::diagnostics::Diagnostics;
 use crate::formats::{detect, Detection, SniffInput};
 use crate::ingest::read_bytes;
-use crate::test_support::corpus;
+use crate::test_support::{corpus, same_at_every_chunk};
 
 /// The dump of a log read at one chunk size: the model's tasks, then every diagnostic.
 fn dump(name: &str, data: &[u8], chunk: usize) -> String {
@@ -18,10 +18,7 @@ fn diagnostics(d: &Diagnostics) -> String {
 
 fn check(file: &str) -> String {
     let data = std::fs::read(corpus(file)).unwrap();
-    let whole = dump(file, &data, data.len());
-    for chunk in [1, 7, 4096] {
-        assert_eq!(dump(file, &data, chunk), whole, "{file} at chunk size {chunk}");
-    }
+    let whole = same_at_every_chunk(file, 1, |chunk| dump(file, &data, chunk));
     let sniffed = detect(SniffInput { head: &data, at_eof: true, name: "unknown" });
     assert!(
         matches!(sniffed, Detection::Found(f) if f.id() == crate::formats::distbuild::ID),
