@@ -5,14 +5,26 @@
 # A fresh machine needs rustup stable, Node/npm and Debian's apt; everything
 # else comes from here: the wasm32 target, trunk, wasm-bindgen-cli (the exact
 # version in Cargo.lock), Debian's chromium and chromium-driver, Debian's
-# ninja-build, cmake and meson (the real ninja builds of the tests), and the
-# npm packages (binaryen's wasm-opt, playwright-core). Nothing downloads a
-# browser.
+# ninja-build, cmake and meson (the real ninja builds of the tests), Debian's
+# ghc (the real Haskell program of the tests), and the npm packages
+# (binaryen's wasm-opt, playwright-core). Nothing downloads a browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+# Installs Debian packages, reading apt's package lists once per run.
+APT_UPDATED=""
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  if [ -z "$APT_UPDATED" ]; then
+    $sudo apt-get update -qq
+    APT_UPDATED=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@"
+}
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
@@ -34,19 +46,19 @@ fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian's chromium and chromium-driver"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+  apt_install chromium chromium-driver
 fi
 
 # The tests build real CMake and Meson projects with ninja (crates/cli/tests/ninja_real.rs).
 if ! command -v ninja >/dev/null || ! command -v cmake >/dev/null || ! command -v meson >/dev/null; then
   say "installing Debian's ninja-build, cmake and meson"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq ninja-build cmake meson
+  apt_install ninja-build cmake meson
+fi
+
+# The tests build and run a real Haskell program (crates/cli/tests/ghc_real.rs).
+if ! command -v ghc >/dev/null; then
+  say "installing Debian's ghc"
+  apt_install ghc
 fi
 
 if ! node -e 'const l=require("./package-lock.json").packages;for(const[p,v]of Object.entries(l)){if(!p)continue;if(require("./"+p+"/package.json").version!==v.version)process.exit(1)}' 2>/dev/null; then
@@ -66,10 +78,7 @@ if [ ! -x "$VENV/bin/pip" ]; then
   if ! python3 -m venv --clear "$VENV"; then
     # Debian keeps venv's pip bootstrap in its own package.
     say "installing Debian's python3-venv"
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv
+    apt_install python3-venv
     python3 -m venv --clear "$VENV"
   fi
 fi
@@ -87,10 +96,7 @@ fi
 if [ "${LONGPOLE_SPARK:-}" = 1 ]; then
   if ! command -v java >/dev/null; then
     say "installing Debian's openjdk-17-jre-headless (for Spark)"
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless
+    apt_install openjdk-17-jre-headless
   fi
   if [ "$("$VENV/bin/python" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null)" != "$PYSPARK_VERSION" ]; then
     say "installing pyspark $PYSPARK_VERSION into $VENV"

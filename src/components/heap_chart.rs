@@ -1,8 +1,10 @@
 //! A GHC program's heap over time, under the timeline and on its time
 //! window: a step line for the heap's size and one for its live data, on
-//! one scale; the total allocated is given in the legend.
+//! one scale; what the program allocated, in all and per capability, is
+//! given in the legend.
 
 use crate::format::bytes;
+use longpole_core::formats::ghc_eventlog::allocation::Allocation;
 use longpole_core::formats::ghc_eventlog::view::HeapSeries;
 use longpole_core::model::Nanos;
 use std::fmt::Write;
@@ -18,6 +20,8 @@ pub(super) const W: f64 = 1000.0;
 pub struct HeapChartProps {
     /// The figures.
     pub series: Vec<HeapSeries>,
+    /// What the program allocated, in all and per capability.
+    pub allocation: Option<Allocation>,
     /// The time window shown, ns (the timeline's).
     pub window: (Nanos, Nanos),
 }
@@ -52,6 +56,15 @@ pub(super) fn step_path<V: Copy>(
     d
 }
 
+/// A series' line in the legend: its largest value, or for allocation the
+/// program's total with each capability's share.
+fn legend(s: &HeapSeries, allocation: Option<&Allocation>) -> String {
+    match allocation.filter(|_| s.figure == "allocated") {
+        Some(a) => format!("allocated · {} in all (per capability: {})", bytes(a.total), a.shares(bytes)),
+        None => format!("{} · max {}", s.figure, bytes(s.max)),
+    }
+}
+
 /// The heap chart; nothing when the log has no heap size or live data.
 #[component]
 pub fn HeapChart(props: &HeapChartProps) -> Html {
@@ -71,7 +84,7 @@ pub fn HeapChart(props: &HeapChartProps) -> Html {
                     html! {
                         <p class={i.map(|i| format!("heap-{i}"))} title={format!("{} samples", s.samples)}>
                             if i.is_some() { <span class="swatch"></span> }
-                            { format!("{} · max {}", s.figure, bytes(s.max)) }
+                            { legend(s, props.allocation.as_ref()) }
                         </p>
                     }
                 }) }

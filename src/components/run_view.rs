@@ -141,7 +141,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 <Timeline run={props.run} view={v.clone()} bars={e.bars.clone()} window={props.window} chain={e.chain}
                     selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
                 if let Some(g) = &v.ghc {
-                    <HeapChart series={g.heap.clone()} window={props.window} />
+                    <HeapChart series={g.heap.clone()} allocation={g.allocation.clone()} window={props.window} />
                 } else if !program {
                     <Breakdown path={path.clone()} view={v.clone()} />
                 }

@@ -15,20 +15,12 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
+use tools::{have, run};
+
+mod tools;
 
 /// Objects waiting for the generated header.
 const OBJECTS: usize = 6;
-
-fn have(tool: &str) -> bool {
-    Process::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn run(cmd: &mut Process) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{cmd:?}: {text}{}", String::from_utf8_lossy(&out.stderr));
-    text
-}
 
 fn sources(src: &Path) {
     std::fs::create_dir_all(src).unwrap();

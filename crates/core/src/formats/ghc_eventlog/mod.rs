@@ -37,7 +37,9 @@
 //! does (the layout chosen by the declared size, extra bytes kept) and
 //! writes one back; [`show`] prints a log exactly as `ghc-events show` does.
 
+pub mod allocation;
 pub mod analysis;
+mod collections;
 pub mod decode;
 mod reader;
 pub(crate) mod report;

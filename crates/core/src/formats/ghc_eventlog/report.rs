@@ -1,5 +1,6 @@
 //! The report of a GHC program's run: its events, collections, heap and threads.
 
+use crate::formats::ghc_eventlog::allocation::allocation;
 use crate::formats::ghc_eventlog::analysis::gc_summary;
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;
@@ -22,7 +23,9 @@ fn heap_max(run: &GhcRun, figure: HeapFigure) -> Option<u64> {
 
 /// The report as JSON: `{"format": "ghc-eventlog", "ghc": {...}}`. Times are
 /// milliseconds; `events_by_type` counts every event of the data section,
-/// block markers included.
+/// block markers included; `allocated_bytes` is the program's total (what
+/// `+RTS -s` prints as "bytes allocated in the heap"), the sum of
+/// `allocated_bytes_per_capability`.
 pub fn ghc_json(d: &Dataset) -> Value {
     let Some(run) = run_of(d) else { return json!({"format": d.format}) };
     let by_type: serde_json::Map<String, Value> =
@@ -34,6 +37,7 @@ pub fn ghc_json(d: &Dataset) -> Value {
                    "max_ms": Ms(r.max).json(), "copied_bytes": r.copied})
         })
         .collect();
+    let alloc = allocation(run);
     json!({
         "format": d.format,
         "wall_ms": d.model.wall().map(|w| Ms(w).json()),
@@ -46,8 +50,11 @@ pub fn ghc_json(d: &Dataset) -> Value {
             "heap_max_bytes": {
                 "size": heap_max(run, HeapFigure::Size),
                 "live": heap_max(run, HeapFigure::Live),
-                "allocated": heap_max(run, HeapFigure::Allocated),
             },
+            "allocated_bytes": alloc.as_ref().map(|a| a.total),
+            "allocated_bytes_per_capability": alloc.as_ref().map(|a| {
+                a.per_capability.iter().map(|c| json!({"capability": c.cap, "bytes": c.bytes})).collect::<Vec<_>>()
+            }),
             "marks": run.marks.len(),
         },
     })
@@ -85,12 +92,14 @@ pub fn ghc_text(d: &Dataset) -> String {
             );
         }
     }
-    for (figure, name) in
-        [(HeapFigure::Size, "heap size"), (HeapFigure::Live, "live data"), (HeapFigure::Allocated, "allocated")]
-    {
+    for (figure, name) in [(HeapFigure::Size, "heap size"), (HeapFigure::Live, "live data")] {
         if let Some(max) = heap_max(run, figure) {
             let _ = writeln!(out, "Largest {name}: {} B", group(max));
         }
+    }
+    if let Some(a) = allocation(run) {
+        let shares = a.shares(|b| format!("{} B", group(b)));
+        let _ = writeln!(out, "Allocated: {} B in all (per capability: {shares})", group(a.total));
     }
     let mut threads: Vec<_> = run.threads.iter().collect();
     threads.sort_by_key(|t| (std::cmp::Reverse(t.run_time), t.id));

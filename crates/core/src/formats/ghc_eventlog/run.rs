@@ -26,8 +26,9 @@ pub struct GhcRun {
     pub marks: Vec<Mark>,
 }
 
-/// One garbage collection: from the first capability starting it to the
-/// last one finishing it.
+/// One garbage collection: the span of the capability leading it, which
+/// logs its statistics; in a log without statistics, the capabilities'
+/// overlapping spans joined ([`super::collections`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Collection {
     /// Start, ns.
@@ -49,6 +50,9 @@ pub struct HeapSample {
     pub figure: HeapFigure,
     /// Bytes.
     pub bytes: u64,
+    /// The capability whose block holds the event: each capability logs
+    /// its own allocation counter ([`HeapFigure::Allocated`]).
+    pub cap: Option<u16>,
 }
 
 /// A heap figure the runtime reports.
@@ -58,7 +62,9 @@ pub enum HeapFigure {
     Size,
     /// Live data after the last major collection.
     Live,
-    /// Bytes allocated since the program started.
+    /// Bytes one capability allocated since the program started: each
+    /// capability counts its own, and the program's total is their sum
+    /// ([`super::allocation`]).
     Allocated,
 }
 

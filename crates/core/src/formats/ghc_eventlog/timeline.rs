@@ -15,8 +15,9 @@
 //! so every pairing here is per capability. A span still open when the log
 //! ends closes at the last time its capability logged.
 
+use super::collections::{collections, GcSpan, GcStats};
 use super::decode::{decode_hot, decode_payload, Event, Hot};
-use super::run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
+use super::run::{GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
 use super::user_spans::user_spans;
 use super::Eventlog;
 use crate::diagnostics::{Diagnostics, Position, Severity};
@@ -94,8 +95,8 @@ pub(super) struct Timeline {
     /// Per capability: index 0 for events outside any capability's block, `c + 1` for cap `c`.
     caps: Vec<Option<Cap>>,
     threads: Threads,
-    gc_spans: Vec<(Nanos, Nanos)>,
-    stats: Vec<(Nanos, u16, u64)>,
+    gc_spans: Vec<GcSpan>,
+    stats: Vec<GcStats>,
     first: Option<Nanos>,
     last: Nanos,
     /// Events per type id.
@@ -200,11 +201,17 @@ impl Timeline {
                 t.stats.label = Some(label);
                 t.syms = None;
             }
-            Event::GcStatsGhc { gen, copied, .. } => self.stats.push((time, gen, copied)),
-            Event::HeapSize { size, .. } => run.heap.push(HeapSample { time, figure: HeapFigure::Size, bytes: size }),
-            Event::HeapLive { live, .. } => run.heap.push(HeapSample { time, figure: HeapFigure::Live, bytes: live }),
+            Event::GcStatsGhc { gen, copied, .. } => {
+                self.stats.push(GcStats { time, cap: cap_id, generation: gen, copied })
+            }
+            Event::HeapSize { size, .. } => {
+                run.heap.push(HeapSample { time, figure: HeapFigure::Size, bytes: size, cap: cap_id })
+            }
+            Event::HeapLive { live, .. } => {
+                run.heap.push(HeapSample { time, figure: HeapFigure::Live, bytes: live, cap: cap_id })
+            }
             Event::HeapAllocated { alloc, .. } => {
-                run.heap.push(HeapSample { time, figure: HeapFigure::Allocated, bytes: alloc })
+                run.heap.push(HeapSample { time, figure: HeapFigure::Allocated, bytes: alloc, cap: cap_id })
             }
             Event::UserMessage { message } => {
                 run.marks.push(Mark { time, cap: cap_id, offset, marker: false, text: message })
@@ -243,7 +250,7 @@ impl Timeline {
         }
         // The capabilities' lanes first, in capability order.
         b.lanes_first(&cap_lanes);
-        run.collections = collections(std::mem::take(&mut self.gc_spans), &self.stats);
+        run.collections = collections(std::mem::take(&mut self.gc_spans), std::mem::take(&mut self.stats));
         let mut threads: Vec<Thread> = self.threads.into_values().collect();
         threads.sort_unstable_by_key(|t| t.stats.id);
         run.threads = threads.into_iter().map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats }).collect();
@@ -302,33 +309,9 @@ fn add_gc(
     cap_id: Option<u16>,
     since: Nanos,
     until: Nanos,
-    spans: &mut Vec<(Nanos, Nanos)>,
+    spans: &mut Vec<GcSpan>,
 ) {
     let lane = lanes_of(b, cap, cap_id).1;
     b.task(Task::new(kinds.gc_uid, kinds.gc, Role::Work, lane, Some(since), Some(until.max(since))));
-    spans.push((since, until.max(since)));
-}
-
-/// Joins overlapping GC spans of all capabilities into collections, and
-/// gives each the statistics logged after it started.
-fn collections(mut spans: Vec<(Nanos, Nanos)>, stats: &[(Nanos, u16, u64)]) -> Vec<Collection> {
-    spans.sort_unstable();
-    let mut out: Vec<Collection> = Vec::new();
-    for (s, e) in spans {
-        match out.last_mut() {
-            Some(c) if s <= c.end => c.end = c.end.max(e),
-            _ => out.push(Collection { start: s, end: e, generation: None, copied: None }),
-        }
-    }
-    let mut stats = stats.to_vec();
-    stats.sort_by_key(|s| s.0);
-    for (time, gen, copied) in stats {
-        // The last collection that started by then and has no statistics yet.
-        let i = out.partition_point(|c| c.start <= time);
-        if let Some(c) = out[..i].iter_mut().rev().find(|c| c.generation.is_none()) {
-            c.generation = Some(gen);
-            c.copied = Some(copied);
-        }
-    }
-    out
+    spans.push(GcSpan { cap: cap_id, start: since, end: until.max(since) });
 }

@@ -2,6 +2,7 @@
 //! collections per generation, its heap over time, its threads, its user
 //! marks, and its event types.
 
+use crate::formats::ghc_eventlog::allocation::{allocation, total_over_time, Allocation};
 use crate::formats::ghc_eventlog::analysis::{gc_summary, GcRow};
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure, Mark, ThreadStats};
 use crate::model::Nanos;
@@ -14,7 +15,7 @@ pub const MARKS: usize = 10_000;
 /// A heap figure over time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeapSeries {
-    /// `heap size`, `live data` or `allocated`.
+    /// `heap size`, `live data` or `allocated` (all capabilities together).
     pub figure: String,
     /// (time ns, bytes), in time order; at most [`SERIES_POINTS`], keeping each
     /// bucket's largest value.
@@ -47,6 +48,9 @@ pub struct GhcView {
     pub gc: Vec<GcRow>,
     /// Heap figures present in the log.
     pub heap: Vec<HeapSeries>,
+    /// What the program allocated, in all and per capability, when the
+    /// log says.
+    pub allocation: Option<Allocation>,
     /// Every thread, by id.
     pub threads: Vec<ThreadStats>,
     /// The first [`MARKS`] marks, in time order.
@@ -64,14 +68,12 @@ impl GhcView {
             events: run.events,
             capabilities: run.capabilities,
             gc: gc_summary(run),
-            heap: [
-                (HeapFigure::Size, "heap size"),
-                (HeapFigure::Live, "live data"),
-                (HeapFigure::Allocated, "allocated"),
-            ]
-            .into_iter()
-            .filter_map(|(f, name)| heap_series(run, f, name))
-            .collect(),
+            heap: [(figure(run, HeapFigure::Size), "heap size"), (figure(run, HeapFigure::Live), "live data")]
+                .into_iter()
+                .chain([(total_over_time(run), "allocated")])
+                .filter_map(|(samples, name)| heap_series(samples, name))
+                .collect(),
+            allocation: allocation(run),
             threads: run.threads.clone(),
             marks: run.marks.iter().take(MARKS).cloned().collect(),
             mark_count: run.marks.len() as u64,
@@ -88,9 +90,12 @@ impl GhcView {
     }
 }
 
-fn heap_series(run: &GhcRun, figure: HeapFigure, name: &str) -> Option<HeapSeries> {
-    let samples: Vec<(Nanos, u64)> =
-        run.heap.iter().filter(|h| h.figure == figure).map(|h| (h.time, h.bytes)).collect();
+/// One figure's samples, (time ns, bytes), in time order.
+fn figure(run: &GhcRun, figure: HeapFigure) -> Vec<(Nanos, u64)> {
+    run.heap.iter().filter(|h| h.figure == figure).map(|h| (h.time, h.bytes)).collect()
+}
+
+fn heap_series(samples: Vec<(Nanos, u64)>, name: &str) -> Option<HeapSeries> {
     if samples.is_empty() {
         return None;
     }
