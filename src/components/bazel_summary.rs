@@ -1,6 +1,8 @@
 //! A Bazel profile's summary under the timeline: the suggestions in plain
-//! words, then the actions running over the time window against the jobs
-//! Bazel ran at once (one scale), with the figures behind them.
+//! words, then the actions running over the time window against the
+//! evaluator threads that ran them (one scale), with the figures behind
+//! them: the lower bound on `--jobs`, the actions at once (each slice
+//! lasting its own `dur`), garbage collection when the profile records it.
 
 use super::heap_chart::{step_path, H, W};
 use crate::format::group;
@@ -22,7 +24,7 @@ pub struct BazelSummaryProps {
 #[component]
 pub fn BazelSummary(props: &BazelSummaryProps) -> Html {
     let (v, s) = (&props.view, &props.view.summary);
-    let jobs = s.jobs.map_or(0, i64::from);
+    let jobs = s.cores.used.map_or(0, i64::from);
     let scale = jobs.max(s.most_running) as f64;
     let jobs_line = format!("M0 {:.1}H{W}", H - jobs as f64 / scale.max(1.0) * H);
     let share = s.execution.filter(|&e| e > 0).map(|e| s.critical_path as f64 * 100.0 / e as f64);
@@ -39,9 +41,18 @@ pub fn BazelSummary(props: &BazelSummaryProps) -> Html {
                 if let Some(p) = share {
                     { format!(" ({p:.1}% of the execution phase)") }
                 }
-                { format!(" · {} jobs · at most {} actions at once · GC {} in {} pauses ({} on the critical path)",
-                    s.jobs.map_or("?".to_owned(), |j| j.to_string()), s.most_running, duration_label(s.gc.total),
-                    group(s.gc.count), duration_label(s.gc.on_path)) }
+                if let Some(bound) = s.cores.jobs_at_least {
+                    { format!(" · --jobs at least {bound}") }
+                }
+                if !s.running.is_empty() {
+                    { format!(" · at most {} actions at once", s.most_running) }
+                }
+                if s.gc.recorded {
+                    { format!(" · GC {} in {} pauses ({} on the critical path)", duration_label(s.gc.total),
+                        group(s.gc.count), duration_label(s.gc.on_path)) }
+                } else {
+                    { " · no garbage collection recorded (no Garbage Collector thread)" }
+                }
                 if v.unmatched > 0 {
                     { format!(" · {} critical path components without their action (on the Critical Path lane)", v.unmatched) }
                 }
@@ -52,11 +63,11 @@ pub fn BazelSummary(props: &BazelSummaryProps) -> Html {
                         <h3>{ "Actions running" }</h3>
                         <p class="heap-0"><span class="swatch"></span>{ format!("actions · max {}", r.max) }</p>
                         if jobs > 0 {
-                            <p class="heap-1"><span class="swatch"></span>{ format!("jobs · {jobs}") }</p>
+                            <p class="heap-1"><span class="swatch"></span>{ format!("evaluator threads · {jobs}") }</p>
                         }
                     </div>
                     <svg class="heap-plot" viewBox={format!("0 0 {W} {H}")} preserveAspectRatio="none" role="img"
-                        aria-label="actions running and the job count over the time window">
+                        aria-label="actions running and the evaluator threads over the time window">
                         <path class="heap-line heap-0" d={step_path(&r.points, props.window, |x| x as f64, scale)} vector-effect="non-scaling-stroke" />
                         if jobs > 0 {
                             <path class="heap-line heap-1" d={jobs_line} vector-effect="non-scaling-stroke" />

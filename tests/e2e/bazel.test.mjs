@@ -7,9 +7,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { cliJson, openApp, ROOT } from './harness.mjs';
 
 const SAMPLE = join(ROOT, 'samples', 'bazel-tiny.json.gz');
@@ -59,13 +60,58 @@ test('a Bazel profile shows Bazel\'s critical path on its actions', async () => 
     const ids = await app.page.getByTestId('bazel-suggestions').locator('li').evaluateAll((els) => els.map((e) => e.dataset.id));
     assert.deepEqual(ids, cli.bazel.suggestions.map((s) => s.id));
     await app.page.getByTestId('bazel-load').waitFor();
-    assert.match(await app.page.getByTestId('bazel-facts').textContent(), new RegExp(`${cli.bazel.jobs} jobs`));
+    assert.match(await app.page.getByTestId('bazel-facts').textContent(), new RegExp(`--jobs at least ${cli.bazel.cores.jobs_at_least}`));
     await app.page.getByTestId('tab-tables').click();
     const phases = await app.page.getByTestId('table-bazel-phases').locator('tbody tr').count();
     assert.equal(phases, cli.bazel.phases.length);
     await app.page.getByTestId('table-bazel-mnemonics').waitFor();
     await app.page.getByTestId('tab-report').click();
     assert.match(await app.page.getByTestId('report-text').textContent(), /=== PHASE SUMMARY INFORMATION ===/);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+// Bazel's remote-execution spans overlap without nesting: an `execute
+// remotely` starts inside its `queue` and ends after it. Each slice must be
+// drawn from its ts for its dur: the details say its dur, and the selected
+// bar's width is its dur at the one scale of the chart.
+const OVERLAPPING = {
+  traceEvents: [
+    { name: 'thread_name', ph: 'M', pid: 1, tid: 10, args: { name: 'skyframe-evaluator 0' } },
+    { cat: 'build phase marker', name: 'Build artifacts', ph: 'i', ts: 0, pid: 1, tid: 2 },
+    { cat: 'action processing', name: 'Compiling a.cc', ph: 'X', ts: 0, dur: 20000000, pid: 1, tid: 10, args: { mnemonic: 'CppCompile' } },
+    { cat: 'Remote execution queuing time', name: 'queue', ph: 'X', ts: 1000000, dur: 4000000, pid: 1, tid: 10 },
+    { cat: 'remote action execution', name: 'execute remotely', ph: 'X', ts: 4000000, dur: 12000000, pid: 1, tid: 10 },
+    { cat: 'critical path component', name: "action 'Compiling a.cc'", ph: 'X', ts: 0, dur: 20000000, pid: 1, tid: 0 },
+    { cat: 'build phase marker', name: 'Complete build', ph: 'i', ts: 30000000, pid: 1, tid: 2 },
+  ],
+};
+
+test('no slice of a Bazel profile is drawn longer than its dur', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bazel-')), 'overlap.json');
+  writeFileSync(path, JSON.stringify(OVERLAPPING));
+  const slices = OVERLAPPING.traceEvents.filter((e) => e.cat && e.ph === 'X' && e.tid === 10);
+  const app = await openApp();
+  try {
+    await app.page.getByTestId('file-input').setInputFiles(path);
+    await app.page.getByTestId('analysis-ready').waitFor();
+    const widths = [];
+    for (const e of slices) {
+      await app.page.getByTestId('tab-tables').click();
+      const cell = app.page.getByRole('cell', { name: e.name, exact: true });
+      await app.page.getByTestId('table-longest').locator('tbody tr').filter({ has: cell }).first().click();
+      await app.page.getByTestId('tab-timeline').click();
+      assert.equal(await app.page.getByTestId('details-uid').textContent(), e.name);
+      assert.equal(await app.page.getByTestId('details-duration').textContent(), `${e.dur / 1e6} s`);
+      const rect = app.page.locator('.chart rect.bar.selected');
+      await rect.waitFor();
+      widths.push(Number(await rect.getAttribute('width')) / e.dur);
+    }
+    // One scale: px per µs the same for every slice (to a pixel of the shortest).
+    const shortest = Math.min(...slices.map((e) => e.dur));
+    for (const w of widths) assert.ok(Math.abs(w - widths[0]) * shortest <= 1, `widths per µs ${widths}`);
     assert.deepEqual(app.errors, []);
   } finally {
     await app.close();

@@ -158,10 +158,11 @@ fn tiny_summary_matches_the_figures_read_by_hand() {
     assert_eq!(b["mnemonics"][0]["mnemonic"], "(not recorded)");
     assert_eq!(b["mnemonics"][0]["count"], 22);
     assert_eq!(b["mnemonics"][0]["on_path"], 2);
-    assert_eq!(b["jobs"], 8);
+    assert_eq!(b["cores"]["used"], 8);
     let ids: Vec<&str> = b["suggestions"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
-    // Two genrules ran alone for most of 13 s of 8 jobs; no cache was used.
-    assert_eq!(ids, ["BreakDownBottleneckActions", "UseRemoteCaching"]);
+    // Two genrules ran alone for most of 13 s of 8 evaluator threads; no
+    // cache was used; analysis and execution did not overlap (no Skymeld).
+    assert_eq!(ids, ["BreakDownBottleneckActions", "UseRemoteCaching", "UseSkymeld"]);
 }
 
 /// `bazel-profile-Long-Phase-Test.json` (EngFlow's test profile: phase
@@ -171,7 +172,9 @@ fn tiny_summary_matches_the_figures_read_by_hand() {
 /// build at 77,059,750, Build artifacts at 77,090,175, Complete build at
 /// 727,135,633, Finishing at 727,213,543. The init phase's 31.2 s is 4.3%
 /// of the 727.2 s run, past EngFlow's 2% for a phase that should be
-/// negligible; with no critical path, EngFlow asks for a build's profile.
+/// negligible; with no critical path, EngFlow asks for a build's profile,
+/// and (no cache check, no interleaved phase) suggests remote caching and
+/// Skymeld.
 #[test]
 fn long_phase_profile_matches_the_figures_read_by_hand() {
     let bytes = std::fs::read(&files()[0]).unwrap();
@@ -181,8 +184,8 @@ fn long_phase_profile_matches_the_figures_read_by_hand() {
     assert_eq!(phases, [17_000, 31_229_183, 2_971_131, 42_859_436, 30_425, 650_045_458, 77_910]);
     assert_eq!(b["total"], 727_230_543_000i64);
     let ids: Vec<&str> = b["suggestions"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["AnalyzeDifferentProfile", "UnusualPhaseDuration"]);
-    assert!(b["suggestions"][1]["text"].as_str().unwrap().contains("init phase took 31.23 s (4.3% of the run)"));
+    assert_eq!(ids, ["AnalyzeDifferentProfile", "UseRemoteCaching", "UseSkymeld", "UnusualPhaseDuration"]);
+    assert!(b["suggestions"][3]["text"].as_str().unwrap().contains("init phase took 31.23 s (4.3% of the run)"));
 }
 
 /// Everything a profile goes through, as one text: the reports and the view.

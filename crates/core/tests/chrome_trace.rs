@@ -142,6 +142,13 @@ fn reference() -> Vec<(String, String, Vec<Profile>)> {
     tests
 }
 
+/// Where longpole departs from speedscope on purpose: a complete event
+/// lasts its `dur`. In `invalid-x-nesting.json`, `alpha` (0 µs for 10) and
+/// `beta` (5 µs for 10) overlap without nesting; speedscope ignores
+/// `alpha`'s end and stretches it to 15 µs, longpole ends it at 10 µs and
+/// puts `beta`'s last 5 µs one level up.
+const DEPARTS: [(&str, &[&str]); 1] = [("invalid x nesting", &["alpha 5.00µs", "alpha;beta 5.00µs", "beta 5.00µs"])];
+
 #[test]
 fn stacks_match_speedscope_on_every_edge_case() {
     let tests = reference();
@@ -150,6 +157,10 @@ fn stacks_match_speedscope_on_every_edge_case() {
     for (test, file, want) in &tests {
         let (t, _) = trace("unknown", &support::bytes(&format!("chrome-trace/speedscope/trace-event/{file}")), 100);
         let got = speedscope_profiles(&t);
+        let want = match DEPARTS.iter().find(|d| d.0 == test) {
+            Some((_, lines)) => &vec![(want[0].0.clone(), lines.iter().map(|l| l.to_string()).collect())],
+            None => want,
+        };
         if &got == want {
             matched += want.len();
         } else {

@@ -4,7 +4,8 @@
 //! `process / thread` from the `M` metadata (`pid N` / `tid N` without it;
 //! the ids are added when two lanes would share a name), ordered by
 //! process sort index, pid, thread sort index, tid. Slices: `B`/`E`/`X`
-//! matched per thread as speedscope matches them
+//! matched per thread as speedscope matches them, except that a complete
+//! event lasts exactly its `dur`
 //! ([`crate::formats::chrome_trace::trace_stacks`]), each a task of kind `cat` (or its
 //! name when it has none); calls left open end at the thread's last time.
 //! Instants are zero-length tasks of kind `instant`, on their thread's lane
@@ -302,6 +303,9 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics, join: Join<'_>) -
     };
     join(&mut make_flame, &mut rest);
     run.flame = flame;
+    if !sampled(trace) {
+        overlapping(&stacks, diags);
+    }
 
     let times = (0..b.len() as u32).map(|i| b.get(TaskId(i))).filter_map(|t| Some((t.start.get()?, t.end.get()?)));
     if let Some((first, last)) =
@@ -310,6 +314,22 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics, join: Join<'_>) -
         b.window(first, last);
     }
     (b.build(), run)
+}
+
+/// One note for the slices that overlap a complete event without nesting
+/// in it: how the flame graph placed them.
+fn overlapping(stacks: &[Option<ThreadStacks>], diags: &mut Diagnostics) {
+    let n: u64 = stacks.iter().flatten().map(|s| s.overlapping).sum();
+    if n > 0 {
+        diags.report(
+            Severity::Info,
+            "chrome.overlapping-slices",
+            Position::Whole,
+            format!(
+                "{n} slices outlast a complete event (`X`) they start inside: each keeps its own start and end; the flame graph puts its time after that event's end one level up"
+            ),
+        );
+    }
 }
 
 /// Instants as zero-length tasks.

@@ -8,12 +8,22 @@
 //! `ts`. The earlier front is taken; on a tie the begin goes first only if
 //! its key equals the end's (a zero-length call). Before an end is taken,
 //! an end of the same `ts` whose key (then, failing that, whose name)
-//! matches the top of the stack is swapped to the front. An end with an
-//! empty stack, or whose name differs from the top's, does nothing; one
-//! whose name matches but whose arguments differ closes the top anyway.
-//! Frames still open at the end close at the last time seen. A frame's key
-//! is its name (`(unnamed)` when absent or empty) followed by a space and
-//! its arguments as `JSON.stringify` writes them, when present.
+//! matches the top of the stack is swapped to the front (for a complete
+//! event on top: its own end). An end (`E`) with an empty stack, or whose
+//! name differs from the top's, does nothing; one whose name matches but
+//! whose arguments differ closes the top anyway. Frames still open at the
+//! end close at the last time seen. A frame's key is its name (`(unnamed)`
+//! when absent or empty) followed by a space and its arguments as
+//! `JSON.stringify` writes them, when present.
+//!
+//! Where speedscope departs from the file, this does not: a complete event
+//! lasts exactly its `dur`. Its end closes it wherever it is in the stack;
+//! the frames opened inside it that outlast it (slices that overlap their
+//! parent without nesting, such as Bazel's remote-execution spans) are
+//! closed with it and opened again at once one level up, so the flame graph
+//! puts the rest of their time under the parent's parent. Their spans keep
+//! their own start and end; [`ThreadStacks::overlapping`] counts them.
+//! Begin / end pairs are matched as speedscope matches them.
 //!
 //! From samples ([`ThreadStacks::from_samples`]): each sample weighs the
 //! time to the next one (the last nothing).
@@ -22,7 +32,7 @@
 //! stack changes, a sample of the stack before the change with the time it
 //! lasted (an empty stack too).
 
-use crate::hash::FastMap;
+use crate::hash::{FastMap, FastSet};
 use crate::model::flame::{FlameGraph, FlameNode, Measure, Unit, MEASURES};
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -106,6 +116,9 @@ pub struct ThreadStacks {
     pub samples: Vec<(Option<u32>, f64)>,
     /// The calls matched (from events only), in the order they were opened.
     pub spans: Vec<Span>,
+    /// Slices that outlasted a complete event they started inside (the
+    /// flame graph moves the rest of their time one level up).
+    pub overlapping: u64,
 }
 
 /// speedscope's profile builder: a stack of open nodes and the time of the last change.
@@ -235,8 +248,11 @@ impl ThreadStacks {
         let (mut begins, mut ends) = (VecDeque::from(begins), VecDeque::from(ends));
 
         let mut b = Builder::new();
-        // The calls open, innermost last.
-        let mut stack: Vec<(usize, usize)> = Vec::new();
+        // The calls open, innermost last: (call, span, frame).
+        let mut stack: Vec<(usize, usize, u32)> = Vec::new();
+        // The calls counted in `overlapping` already.
+        let mut moved: FastSet<usize> = FastSet::default();
+        let complete = |i: usize| matches!(calls[i].edge, Edge::Complete(_));
         loop {
             let take_begin = match (begins.front(), ends.front()) {
                 (None, None) => break,
@@ -247,29 +263,39 @@ impl ThreadStacks {
             if take_begin {
                 let Some(q) = begins.pop_front() else { break };
                 let key = keys[q.call] as usize;
+                let c = &calls[q.call];
                 let frame = match frame_of_key[key] {
                     Some(f) => f,
-                    None => {
-                        let c = &calls[q.call];
-                        *frame_of_key[key].insert(b.new_frame(c.key(), c.shown_name()))
-                    }
+                    None => *frame_of_key[key].insert(b.new_frame(c.key(), c.shown_name())),
                 };
                 b.enter(frame, q.ts);
-                stack.push((q.call, b.stacks.spans.len()));
-                b.stacks.spans.push(Span { begin: q.call, end: None, end_ts: f64::NAN });
+                stack.push((q.call, b.stacks.spans.len(), frame));
+                let span = match c.edge {
+                    Edge::Complete(dur) => Span { begin: q.call, end: Some(q.call), end_ts: c.ts + dur },
+                    _ => Span { begin: q.call, end: None, end_ts: f64::NAN },
+                };
+                b.stacks.spans.push(span);
                 continue;
             }
             // The end at the front closes the innermost call unless another
-            // end at the same time does so more exactly (by key, then by name).
-            let front_closes = |top: usize| keys[ends[0].call] == keys[top];
-            if let Some(&(top, _)) = stack.last().filter(|&&(top, _)| !front_closes(top)) {
+            // end at the same time does so more exactly (a complete event's
+            // own end; by key, then by name).
+            let front_closes = |top: usize| {
+                if complete(top) {
+                    ends[0].call == top
+                } else {
+                    keys[ends[0].call] == keys[top]
+                }
+            };
+            if let Some(&(top, ..)) = stack.last().filter(|&&(top, ..)| !front_closes(top)) {
                 let front = ends[0].ts;
                 let same_time = |q: &Queued| q.ts <= front;
-                let by_key = ends.iter().skip(1).take_while(|q| same_time(q)).position(|q| keys[q.call] == keys[top]);
+                let own = |q: &Queued| if complete(top) { q.call == top } else { keys[q.call] == keys[top] };
+                let by_key = ends.iter().skip(1).take_while(|q| same_time(q)).position(own);
                 let named = |q: &Queued| calls[q.call].name == calls[top].name;
                 let front_named = named(&ends[0]);
                 let by_name = || {
-                    if front_named {
+                    if front_named || complete(top) {
                         None
                     } else {
                         ends.iter().skip(1).take_while(|q| same_time(q)).position(named)
@@ -280,22 +306,39 @@ impl ThreadStacks {
                 }
             }
             let Some(e) = ends.pop_front() else { break };
-            let Some(&(top, span)) = stack.last() else { continue };
+            if complete(e.call) {
+                // Closed where it is; `None`: an end of its name closed it already.
+                let Some(at) = stack.iter().rposition(|&(c, ..)| c == e.call) else { continue };
+                let outlast: Vec<(usize, usize, u32)> = stack.drain(at + 1..).collect();
+                for _ in 0..=outlast.len() {
+                    b.leave(e.ts);
+                }
+                stack.pop();
+                for &(c, span, frame) in &outlast {
+                    if moved.insert(c) {
+                        b.stacks.overlapping += 1;
+                    }
+                    b.enter(frame, e.ts);
+                    stack.push((c, span, frame));
+                }
+                continue;
+            }
+            let Some(&(top, span, _)) = stack.last() else { continue };
             if calls[e.call].name != calls[top].name {
                 continue;
             }
             stack.pop();
             b.leave(e.ts);
-            let end_ts = match calls[e.call].edge {
-                Edge::Complete(_) => e.ts + first,
-                _ => calls[e.call].ts,
-            };
-            b.stacks.spans[span] = Span { begin: top, end: Some(e.call), end_ts };
+            if !complete(top) {
+                b.stacks.spans[span] = Span { begin: top, end: Some(e.call), end_ts: calls[e.call].ts };
+            }
         }
-        while let Some((_, span)) = stack.pop() {
+        while let Some((top, span, _)) = stack.pop() {
             let at = b.total;
             b.leave(at);
-            b.stacks.spans[span].end_ts = at + first;
+            if !complete(top) {
+                b.stacks.spans[span].end_ts = at + first;
+            }
         }
         b.stacks
     }
@@ -439,6 +482,61 @@ mod tests {
 
     fn x(name: &str, ts: f64, dur: f64) -> Call<'_> {
         Call { edge: Edge::Complete(dur), ts, name: Some(name), args: None }
+    }
+
+    fn lines(stacks: &ThreadStacks) -> Vec<(String, f64)> {
+        stacks.lines(|f| f.name.as_str())
+    }
+
+    #[test]
+    fn a_complete_event_lasts_its_dur_when_a_slice_outlasts_it() {
+        // `execute` starts inside `queue` and ends after it (Bazel's remote spans).
+        let calls = [x("action", 0.0, 30.0), x("queue", 1.0, 10.0), x("execute", 5.0, 15.0)];
+        let stacks = ThreadStacks::from_calls(&calls);
+        let ends: Vec<(usize, Option<usize>, f64)> = stacks.spans.iter().map(|s| (s.begin, s.end, s.end_ts)).collect();
+        assert_eq!(ends, [(0, Some(0), 30.0), (1, Some(1), 11.0), (2, Some(2), 20.0)]);
+        assert_eq!(stacks.overlapping, 1);
+        // The rest of `execute` goes one level up once `queue` ends.
+        let want = [
+            ("action", 1.0),
+            ("action;queue", 4.0),
+            ("action;queue;execute", 6.0),
+            ("action;execute", 9.0),
+            ("action", 10.0),
+        ];
+        assert_eq!(lines(&stacks), want.map(|(s, w)| (s.to_owned(), w)));
+    }
+
+    #[test]
+    fn begin_end_pairs_that_overlap_keep_speedscope_s_matching() {
+        // The same shape as begins and ends: an end that is not the top's does nothing.
+        let call = |edge, ts, name| Call { edge, ts, name: Some(name), args: None };
+        let calls = [
+            call(Edge::Begin, 0.0, "action"),
+            call(Edge::Begin, 1.0, "queue"),
+            call(Edge::Begin, 5.0, "execute"),
+            call(Edge::End, 11.0, "queue"),
+            call(Edge::End, 20.0, "execute"),
+            call(Edge::End, 30.0, "action"),
+        ];
+        let stacks = ThreadStacks::from_calls(&calls);
+        let ends: Vec<f64> = stacks.spans.iter().map(|s| s.end_ts).collect();
+        // The ends of `queue` and `action` do nothing; both close at the last time taken.
+        assert_eq!(ends, [20.0, 20.0, 20.0]);
+        assert_eq!(stacks.overlapping, 0);
+        let want = [("action", 1.0), ("action;queue", 4.0), ("action;queue;execute", 15.0)];
+        assert_eq!(lines(&stacks), want.map(|(s, w)| (s.to_owned(), w)));
+    }
+
+    #[test]
+    fn nested_complete_events_of_one_name_close_in_order() {
+        // Equal starts and ends: each closes itself, nothing is moved.
+        let calls = [x("a", 0.0, 10.0), x("a", 0.0, 10.0), x("a", 2.0, 3.0)];
+        let stacks = ThreadStacks::from_calls(&calls);
+        assert_eq!(stacks.overlapping, 0);
+        assert_eq!(stacks.spans.iter().map(|s| s.end_ts).collect::<Vec<_>>(), [10.0, 10.0, 5.0]);
+        let want = [("a;a", 2.0), ("a;a;a", 3.0), ("a;a", 5.0)];
+        assert_eq!(lines(&stacks), want.map(|(s, w)| (s.to_owned(), w)));
     }
 
     #[test]

@@ -45,8 +45,8 @@ pub fn bazel_path_json(m: &Model, run: &BazelRun, v: &mut Value) {
     v["differences"] = json!([]);
 }
 
-/// Bazel's critical path as `bazel analyze-profile` prints it, with the
-/// slice each component was found on.
+/// Bazel's critical path as `bazel analyze-profile` prints it (each
+/// component as Bazel names it), with the slice each was found on.
 fn bazel_path_text(out: &mut String, m: &Model, run: &BazelRun) {
     if run.path.is_empty() {
         return;
@@ -60,13 +60,8 @@ fn bazel_path_text(out: &mut String, m: &Model, run: &BazelRun) {
             Some(a) => format!("on {}", m.lanes()[m.task(a).lane.index()].name),
             None => "no action found: shown on the Critical Path lane".to_owned(),
         };
-        let _ = writeln!(
-            out,
-            "  {:>11} {:>9.2}%   action '{}'  ({place})",
-            duration_label(s.duration),
-            share,
-            s.description
-        );
+        let _ =
+            writeln!(out, "  {:>11} {:>9.2}%   {}  ({place})", duration_label(s.duration), share, m.uid(s.component));
     }
 }
 
@@ -121,6 +116,30 @@ fn table(out: &mut String, title: &str, columns: &[(&str, i32)], rows: impl Iter
     }
 }
 
+/// The jobs and cores the evaluator threads imply, and the actions that
+/// ran at once, in words.
+fn jobs_line(s: &BazelSummary) -> String {
+    let c = &s.cores;
+    let mut parts = Vec::new();
+    if let (Some(used), Some(bound)) = (c.used, c.jobs_at_least) {
+        parts.push(format!(
+            "{used} Skyframe evaluator threads ran something in the execution phase, so --jobs was at least {bound}"
+        ));
+    }
+    if let Some(n) = c.available {
+        parts.push(format!("about {n} cores available (the evaluator threads busy in analysis)"));
+    }
+    if s.running.is_empty() {
+        parts.push("no action slices".to_owned());
+    } else {
+        parts.push(format!("at most {} actions ran at once", s.most_running));
+    }
+    if c.used.is_some() {
+        parts.push(format!("stretches with fewer actions than threads: {}", s.bottlenecks.len()));
+    }
+    format!("Jobs: {}", parts.join("; "))
+}
+
 /// The summary and the suggestions as text.
 pub fn bazel_summary_text(out: &mut String, m: &Model, run: &BazelRun) {
     let s = summary(m, run);
@@ -142,21 +161,20 @@ pub fn bazel_summary_text(out: &mut String, m: &Model, run: &BazelRun) {
     let columns = [("", -22), ("", -40), ("events", 7), ("time", 12), ("on crit. path", 14)];
     table(out, "Where the actions' time went", &columns, activities);
     let g = &s.gc;
-    let _ = writeln!(
-        out,
-        "\nGarbage collection: {} collections, {} ({} major, {}); {} of it while a critical path action ran",
-        g.count,
-        duration_label(g.total),
-        g.major_count,
-        duration_label(g.major_total),
-        duration_label(g.on_path)
-    );
-    let jobs = s.jobs.map_or_else(|| "unknown".to_owned(), |j| j.to_string());
-    let _ = writeln!(
-        out,
-        "Jobs: {jobs} at once in the execution phase (Skyframe evaluators that ran something); at most {} actions ran at once; stretches with fewer actions than jobs: {}",
-        s.most_running, s.bottlenecks.len()
-    );
+    if g.recorded {
+        let _ = writeln!(
+            out,
+            "\nGarbage collection: {} collections, {} ({} major, {}); {} of it while a critical path action ran",
+            g.count,
+            duration_label(g.total),
+            g.major_count,
+            duration_label(g.major_total),
+            duration_label(g.on_path)
+        );
+    } else {
+        let _ = writeln!(out, "\nGarbage collection: not recorded (the profile has no Garbage Collector thread)");
+    }
+    let _ = writeln!(out, "{}", jobs_line(&s));
     let list = suggestions(m, &s);
     if !list.is_empty() {
         let _ = writeln!(out, "\nSuggestions:");

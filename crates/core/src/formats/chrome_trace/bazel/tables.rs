@@ -57,7 +57,7 @@ pub fn tables(b: &BazelView, origin: i64) -> Vec<Table> {
         },
         Table {
             id: "bazel-bottlenecks".into(),
-            title: "Fewer actions than jobs".into(),
+            title: "Fewer actions than evaluator threads".into(),
             headers: columns(&["from", "to", "lasting", "actions on average"]),
             rows: s
                 .bottlenecks

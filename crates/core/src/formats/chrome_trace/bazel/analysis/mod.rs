@@ -3,6 +3,8 @@
 //! both paths ([`paths`]) and the summary that `bazel analyze-profile` and
 //! EngFlow's bazel_invocation_analyzer give.
 
+pub mod caching;
+pub mod cores;
 pub mod suggest;
 pub mod summary;
 

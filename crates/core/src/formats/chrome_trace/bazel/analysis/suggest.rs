@@ -3,7 +3,8 @@
 //! suggestion providers: garbage collection, critical path not dominant,
 //! bottlenecks, `--jobs`, remote caching, remote queuing, local actions
 //! beside remote execution, building without the bytes, merged events,
-//! unusual phase durations, incomplete profiles).
+//! unusual phase durations, incomplete profiles, Skymeld, remote cache
+//! misses, actions that skip the cache).
 
 use super::summary::{saturating_sum, BazelSummary};
 use crate::model::{Model, Nanos, TaskId};
@@ -64,9 +65,9 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
         let share = percent(s.critical_path, exec);
         if share <= DOMINANT_PERCENT {
             let minimum = total.saturating_sub(exec).saturating_add(s.critical_path);
-            let cores = s.jobs.map_or(String::new(), |j| {
+            let cores = s.cores.used.map_or(String::new(), |j| {
                 let optimal = (f64::from(j) * total as f64 / minimum.max(1) as f64).ceil();
-                format!(" Up to {j} jobs ran at once; about {optimal} would let the critical path set the pace.")
+                format!(" {j} evaluator threads ran actions; about {optimal} would let the critical path set the pace.")
             });
             let (id, title) = if s.remote_execution {
                 ("IncreaseValueOfJobsFlag", "Raise --jobs")
@@ -78,7 +79,7 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
                 duration_label(s.critical_path), duration_label(exec), duration_label(minimum), duration_label(total)));
         }
     }
-    if let Some(jobs) = s.jobs {
+    if let Some(jobs) = s.cores.used {
         for b in bottleneck_suggestions(m, s, jobs) {
             out.push(b);
         }
@@ -89,14 +90,41 @@ pub fn suggestions(m: &Model, s: &BazelSummary) -> Vec<Suggestion> {
             "Major garbage collection took {} ({major:.1}% of the run) in {} pauses that stop every Bazel thread. A larger heap (`--host_jvm_args=-Xmx…`) or rules that keep less in memory would save up to that time.",
             duration_label(s.gc.major_total), s.gc.major_count));
     }
-    if let (Some(jobs), Some(analysis)) = (s.jobs, s.analysis_jobs) {
-        if !s.remote_cache && jobs != analysis {
+    let c = &s.cores;
+    if let (Some(bound), Some(cores), Some(_)) = (c.jobs_at_least, c.available, c.used) {
+        if !s.remote_execution && !s.remote_cache && c.jobs_likely_set {
+            let (direction, why) = if cores < bound {
+                ("too high", "more jobs than cores add Bazel overhead without speeding a local build")
+            } else {
+                ("too low", "fewer jobs than cores hold back parallel work")
+            };
             push(&mut out, "UnsetJobsFlag", "Leave --jobs unset for local builds", format!(
-                "The execution phase ran {jobs} jobs at once while the analysis used {analysis} threads, so --jobs looks set. For a local build Bazel picks a value from the machine's cores when the flag is unset or `auto`."));
+                "The evaluator threads say --jobs was at least {bound} while the machine has about {cores} cores (the threads busy in analysis), so --jobs looks set and {direction}: {why}. For a local build Bazel picks a value from the machine's cores when the flag is unset or `auto`."));
         }
     }
-    if !s.remote_cache && s.critical_path > 0 {
+    if !s.remote_cache {
         push(&mut out, "UseRemoteCaching", "Use a disk or remote cache", "No action checked a cache. `--disk_cache` (and `--remote_cache` for a shared one) let Bazel reuse outputs instead of running the actions again.".to_owned());
+    }
+    if !s.cores.skymeld && !s.phases.is_empty() {
+        push(&mut out, "UseSkymeld", "Let analysis and execution overlap (Skymeld)", "Bazel analysed every target before running any action. `--experimental_merged_skyframe_analysis_execution` (Skymeld; Bazel 6 and later, on by default from 7) starts a target's actions as soon as it is analysed.".to_owned());
+    }
+    let listed = |items: &[(u32, Nanos)]| -> String {
+        items
+            .iter()
+            .map(|&(t, d)| format!("\"{}\" ({})", m.label(TaskId(t)), duration_label(d)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let k = &s.caching;
+    if s.remote_cache && k.misses > 0 {
+        push(&mut out, "InvestigateRemoteCacheMisses", "Find out why actions missed the cache", format!(
+            "{} of the {} actions that checked the cache missed it. The longest to run: {}. Bazel's execution log (`--execution_log_compact_file`) compared between two builds shows what differed.",
+            k.misses, k.checked, listed(&k.longest_misses)));
+    }
+    if s.remote_cache && !k.longest_unchecked.is_empty() {
+        push(&mut out, "NoCacheActions", "Let the actions that skip the cache use it", format!(
+            "Remote caching was in use, yet {} actions did not check the cache; the longest: {}. Their targets likely carry a `no-cache` or `no-remote-cache` tag.",
+            k.unchecked, listed(&k.longest_unchecked)));
     }
     let queued: Nanos =
         saturating_sum(s.activities.iter().filter(|r| r.what == "Remote execution queuing time").map(|r| r.total));

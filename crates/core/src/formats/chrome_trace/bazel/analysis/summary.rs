@@ -4,9 +4,17 @@
 //! (preparing inputs, waiting for resources, workers, local execution,
 //! remote cache and execution, collecting outputs), garbage collection and
 //! how much of it fell on the critical path, the actions running over time
-//! against the job count, and the stretches where few ran.
+//! (a sweep over the action slices, each lasting its own `dur`), the cores
+//! and jobs the evaluator threads imply ([`super::cores`]), cache misses
+//! ([`super::caching`]) and the stretches where few actions ran.
+//!
+//! Uploads are classed as EngFlow classes them: of `Remote execution
+//! upload time`, only `upload outputs` (and `upload`) is remote cache
+//! time; `upload missing inputs` feeds remote execution.
 
-use crate::formats::chrome_trace::bazel::{evaluator_number, BazelRun, PathStep};
+use super::caching::{caching, Caching};
+use super::cores::{cores, Cores};
+use crate::formats::chrome_trace::bazel::{BazelRun, PathStep};
 use crate::hash::FastSet;
 use crate::model::{Model, Nanos, TaskId};
 use serde::{Deserialize, Serialize};
@@ -50,11 +58,7 @@ const ACTIVITIES: [(&str, &[&str], &[&str]); 8] = [
         &["local action execution", "Local execution process wall time", "local process spawn"],
         &["subprocess.run"],
     ),
-    (
-        "remote cache",
-        &["remote action cache check", "remote output download", "Remote execution upload time"],
-        &["Remote.download"],
-    ),
+    ("remote cache", &["remote action cache check", "remote output download"], &["Remote.download"]),
     (
         "remote execution",
         &[
@@ -77,6 +81,10 @@ const ACTIVITIES: [(&str, &[&str], &[&str]); 8] = [
 
 /// The category of events named by their name rather than their category.
 const GENERAL: &str = "general information";
+/// Bazel's upload category, and the names in it that are cache uploads.
+const UPLOAD: (&str, [&str; 2]) = ("Remote execution upload time", ["upload outputs", "upload"]);
+/// The thread Bazel records garbage collection on.
+const GC_THREAD: &str = "Garbage Collector";
 /// Bazel's garbage collection category, and its major collections' name.
 const GC: (&str, &str) = ("gc notification", "major GC");
 
@@ -126,6 +134,9 @@ pub struct ActivityRow {
 /// Garbage collection.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GcSummary {
+    /// The profile has a `Garbage Collector` thread (without one, no
+    /// collection was recorded, which says nothing of how many ran).
+    pub recorded: bool,
     /// Collections.
     pub count: u64,
     /// Their total time, ns.
@@ -169,17 +180,15 @@ pub struct BazelSummary {
     pub activities: Vec<ActivityRow>,
     /// Garbage collection.
     pub gc: GcSummary,
-    /// Jobs Bazel ran at once: the Skyframe evaluators that ran something
-    /// in the execution phase (EngFlow's estimate of the cores used).
-    pub jobs: Option<u32>,
-    /// The same estimate for the analysis phases (a different one
-    /// suggests `--jobs` was set).
-    pub analysis_jobs: Option<u32>,
+    /// The cores and the `--jobs` bound the evaluator threads imply.
+    pub cores: Cores,
+    /// Cache misses and actions that skip the cache.
+    pub caching: Caching,
     /// Actions running at once, from the `action processing` slices: (time ns, count).
     pub running: Vec<(Nanos, i64)>,
-    /// The most actions running at once.
+    /// The most actions running at once (the sweep's maximum).
     pub most_running: i64,
-    /// Stretches where fewer actions ran than the job count.
+    /// Stretches where fewer actions ran than the cores used.
     pub bottlenecks: Vec<Bottleneck>,
     /// Remote execution seen (EngFlow: setup, queuing or `execute remotely` events).
     pub remote_execution: bool,
@@ -255,13 +264,16 @@ fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>,
         .map(|k| ACTIVITIES.iter().find(|a| a.1.contains(&k.name.as_str())).map(|a| (a.0, true)))
         .collect();
     let group_of = |kind: usize, uid: &str| -> Option<(&'static str, bool)> {
+        if m.kinds()[kind].name == UPLOAD.0 {
+            return Some((if UPLOAD.1.contains(&uid) { "remote cache" } else { "remote execution" }, false));
+        }
         by_kind[kind].or_else(|| {
             (m.kinds()[kind].name == GENERAL)
                 .then(|| ACTIVITIES.iter().find(|a| a.2.contains(&uid)).map(|a| (a.0, false)))?
         })
     };
     let mut rows: Vec<ActivityRow> = Vec::new();
-    let mut gc = GcSummary::default();
+    let mut gc = GcSummary { recorded: m.lanes().iter().any(|l| l.name.contains(GC_THREAD)), ..GcSummary::default() };
     let mut merged = 0;
     for (i, t) in m.tasks().iter().enumerate() {
         let id = TaskId(i as u32);
@@ -305,24 +317,6 @@ fn activities(m: &Model, path: &[(usize, (Nanos, Nanos))]) -> (Vec<ActivityRow>,
     (rows, gc, merged)
 }
 
-/// Distinct Skyframe evaluator numbers of the lanes with a task inside `window`.
-fn evaluators_busy(m: &Model, window: Option<(Nanos, Nanos)>) -> Option<u32> {
-    let (a, b) = window?;
-    let mut busy = vec![false; m.lanes().len()];
-    for t in m.tasks().iter() {
-        if let (Some(s), Some(e)) = (t.start.get(), t.end.get()) {
-            if s >= a && e <= b {
-                busy[t.lane.index()] = true;
-            }
-        }
-    }
-    let mut numbers: Vec<u32> =
-        m.lanes().iter().zip(&busy).filter(|(_, &b)| b).filter_map(|(l, _)| evaluator_number(&l.name)).collect();
-    numbers.sort_unstable();
-    numbers.dedup();
-    (!numbers.is_empty()).then_some(numbers.len() as u32)
-}
-
 /// Actions running at once: a step series from the action slices.
 fn running(m: &Model, run: &BazelRun) -> Vec<(Nanos, i64)> {
     let mut edges: Vec<(Nanos, i64)> =
@@ -340,7 +334,7 @@ fn running(m: &Model, run: &BazelRun) -> Vec<(Nanos, i64)> {
     out
 }
 
-/// EngFlow's bottlenecks: runs of `action count` samples below the job count.
+/// EngFlow's bottlenecks: runs of `action count` samples below the cores used.
 fn bottlenecks(m: &Model, run: &BazelRun, jobs: Option<u32>) -> Vec<Bottleneck> {
     let Some(jobs) = jobs else { return Vec::new() };
     let mut out: Vec<Bottleneck> = Vec::new();
@@ -384,8 +378,7 @@ pub fn summary(m: &Model, run: &BazelRun) -> BazelSummary {
     };
     let execution_window =
         phase(&["Build artifacts"]).or_else(|| phase(&["Load, analyze dependencies and build artifacts"]));
-    let jobs = evaluators_busy(m, execution_window);
-    let analysis_jobs = evaluators_busy(m, phase(&["Evaluate target patterns", "Load and analyze dependencies"]));
+    let cores = cores(m, run);
     let running = running(m, run);
     let seen = |cats: &[&str]| activities.iter().any(|r| cats.contains(&r.what.as_str()));
     let remote_execution =
@@ -398,13 +391,13 @@ pub fn summary(m: &Model, run: &BazelRun) -> BazelSummary {
         mnemonics: mnemonics(m, run, &on_path),
         most_running: running.iter().map(|p| p.1).max().unwrap_or(0),
         running,
-        bottlenecks: bottlenecks(m, run, jobs),
+        bottlenecks: bottlenecks(m, run, cores.used),
+        caching: caching(m, run),
         remote_cache: remote_execution || seen(&["remote action cache check"]),
         remote_execution,
         merged_events,
         activities,
         gc,
-        jobs,
-        analysis_jobs,
+        cores,
     }
 }

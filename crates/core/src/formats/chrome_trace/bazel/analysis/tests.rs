@@ -53,7 +53,10 @@ fn workers_remote_work_collections_and_suggestions() {
     let mnemonics: Vec<(&str, u64, u64)> =
         s.mnemonics.iter().map(|r| (r.mnemonic.as_str(), r.count, r.on_path)).collect();
     assert_eq!(mnemonics, [("Javac", 1, 0), ("CppCompile", 1, 1)]);
-    assert_eq!((s.jobs, s.most_running, s.merged_events), (Some(2), 2, 1));
+    assert_eq!((s.cores.used, s.most_running, s.merged_events), (Some(2), 2, 1));
+    // A checked the cache and downloaded nothing: a miss; B (30 s) ran
+    // locally without a check.
+    assert_eq!((s.caching.checked, s.caching.misses, s.caching.unchecked), (1, 1, 1));
     assert!(s.remote_execution && s.remote_cache);
     let ids: Vec<String> = suggestions(&d.model, &s).into_iter().map(|x| x.id).collect();
     assert_eq!(
@@ -61,6 +64,9 @@ fn workers_remote_work_collections_and_suggestions() {
         [
             "IncreaseValueOfJobsFlag",
             "IncreaseJavaHeapSize",
+            "UseSkymeld",
+            "InvestigateRemoteCacheMisses",
+            "NoCacheActions",
             "IncreaseRemoteExecutionClusterSize",
             "LocalActionsWithRemoteExecution",
             "BuildWithoutTheBytes",
