@@ -65,9 +65,10 @@ pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
     let (rb, ra) = (&b.replay, &a.replay);
     // A's durations of each of its keys, in order of start.
     let a_starts = ra.starts(&ra.ends(ra.durations()), ra.durations());
-    let mut a_by_key: Vec<Vec<(Nanos, Nanos)>> = vec![Vec::new(); a.groups.len()];
+    // (start, position, duration): ties in start go in the replay's order, on both sides.
+    let mut a_by_key: Vec<Vec<(Nanos, usize, Nanos)>> = vec![Vec::new(); a.groups.len()];
     for p in 0..ra.len() {
-        a_by_key[a.replay_keys[p] as usize].push((a_starts[p], ra.duration(p)));
+        a_by_key[a.replay_keys[p] as usize].push((a_starts[p], p, ra.duration(p)));
     }
     a_by_key.iter_mut().for_each(|v| v.sort_unstable());
     // A's key of each of B's keys, where both ran its tasks the same way.
@@ -83,7 +84,7 @@ pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
     for (i, &(key, _, p)) in order.iter().enumerate() {
         nth = if i > 0 && order[i - 1].0 == key { nth + 1 } else { 0 };
         let matched = counterpart[key as usize].and_then(|k| a_by_key[k as usize].get(nth));
-        if let Some(&(_, d)) = matched {
+        if let Some(&(_, _, d)) = matched {
             durations[p] = d;
         }
     }
