@@ -97,6 +97,22 @@ enum Command {
         #[arg(long, default_value_t = 5.0)]
         min_relative: f64,
     },
+    /// Replay a run with chosen tasks faster and print what it would have
+    /// taken: the wall time before and after, the tasks changed and the new
+    /// critical path (see docs/whatif.md).
+    Whatif {
+        /// The input files, read together as for `analyze`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// KEY=FACTOR: the tasks KEY names (a task's name, a compare key,
+        /// or a substring of one name) take FACTOR of their time (0.5:
+        /// twice as fast; 0: no time). Repeat for more.
+        #[arg(long, required = true)]
+        faster: Vec<report::whatif::Faster>,
+        /// Output as text or JSON.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+    },
     /// Print the reconciled tasks, one per line.
     Dump {
         /// The input files.
@@ -238,6 +254,18 @@ fn run(cli: Cli) -> Result<()> {
                 .with_min_delta(min_delta_ms.map(|ms| (ms * 1e6).round() as i64))
                 .with_min_relative(min_relative / 100.0);
             compare_command(&files, &vs, format, &opts, threads, join)?
+        }
+        Command::Whatif { files, faster, format } => {
+            let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+            let mut inputs = read_all(&paths)?;
+            includes::read_includes(&mut inputs, &paths, threads)?;
+            let analysis = reconcile_with(inputs, join);
+            let answer = report::whatif::what_if(&analysis, &faster).map_err(anyhow::Error::msg)?;
+            match format {
+                OutputFormat::Text => emit(&report::whatif::what_if_text(&answer))?,
+                OutputFormat::Json => emit(&(serde_json::to_string_pretty(&answer)? + "\n"))?,
+            }
+            std::mem::forget(analysis);
         }
         Command::Dump { files, mal_statements: true, .. } => {
             for f in &files {

@@ -2,8 +2,10 @@
 //! of any format's own structures.
 
 pub mod critical_path;
+pub mod drag;
 pub mod graph;
 pub mod no_path;
+pub mod replay;
 pub mod slack;
 pub mod task_key;
 pub mod top;

@@ -1,7 +1,11 @@
 //! Each task's total slack: how much later it could have ended without the
 //! run ending later. Shared by the comparison (a key's least slack) and the
-//! fleet tables (every task's).
+//! fleet tables (every task's): [`slack`], where a task may use the idle
+//! time before its dependants' starts. Under the replay, where that idle
+//! time is kept ([`crate::analysis::replay`]): [`replay_slack`], which the
+//! drag (`analysis/drag.rs`) reads.
 
+use super::replay::Replay;
 use crate::model::{Model, Nanos, TaskId};
 
 /// Each task's total slack, by position in `tasks`: the latest it could
@@ -24,4 +28,22 @@ pub fn slack(model: &Model, tasks: &[TaskId], at: &dyn Fn(TaskId) -> Option<u32>
         }
     }
     tasks.iter().zip(latest_end).map(|(&id, l)| l - model.task(id).end.get().unwrap_or(end)).collect()
+}
+
+/// Each replayed position's slack under the replay of `replay` with
+/// `durations` (ends `ends`): how much later it could end without the last
+/// end moving, its dependants' gaps kept. 0 on the replay's path. Done from
+/// the last position back: a dependant's latest end is known before it
+/// passes it on.
+pub fn replay_slack(replay: &Replay, durations: &[Nanos], ends: &[Nanos]) -> Vec<Nanos> {
+    let last = ends.iter().copied().max().unwrap_or(0);
+    let mut latest = vec![last; ends.len()];
+    for p in (0..ends.len()).rev() {
+        let ready_by = latest[p] - durations[p] - replay.gap(p);
+        for &d in replay.deps_of(p) {
+            let l = &mut latest[d as usize];
+            *l = (*l).min(ready_by);
+        }
+    }
+    latest.iter().zip(ends).map(|(l, e)| l - e).collect()
 }

@@ -11,12 +11,12 @@
 //!
 //! Each key's part of the first two is its effect on the wall time.
 //!
-//! **What-if.** B's tasks replayed in B's order with A's durations: each
-//! starts as long after the last of what it waited for as it did in B (or
-//! as long after the run's start, without dependencies), and takes A's
-//! time per task of its key when A has the key, its own otherwise. Lanes
-//! are not replayed: a task never waits for a free slot it did not wait
-//! for in B.
+//! **What-if.** B's run replayed ([`crate::analysis::replay`]) with A's
+//! durations: B's tasks of a key take, one to one in order of start, the
+//! durations of A's tasks of that key, where A ran the key's tasks the same
+//! way (a cache hit in one run is no duration for the other); a task
+//! without a counterpart keeps its own. Never an average. Lanes are not
+//! replayed: a task never waits for a free slot it did not wait for in B.
 
 use super::digest::Digest;
 use crate::hash::FastMap;
@@ -60,28 +60,35 @@ pub fn split(a: &Digest, b: &Digest) -> Split {
     s
 }
 
-/// The wall time of `b` replayed with the durations `a` gives per task of a
-/// key (where the key's tasks ended the same way in both: executed, cached).
+/// The wall time of `b` replayed with `a`'s durations, task by task.
 pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
-    // A's time per task of each of B's keys, where A ran the key's tasks
-    // the same way (a cache hit in one run is no duration for the other).
-    let per_task: Vec<Option<Nanos>> = b
-        .keyed_groups()
-        .map(|(_, k, gb)| {
-            let ga = a.group(k)?;
-            (ga.count > 0 && ga.outcomes.same_mix(&gb.outcomes)).then(|| ga.total / Nanos::from(ga.count))
-        })
-        .collect();
-    let mut ends: Vec<Nanos> = Vec::with_capacity(b.replay.len());
-    for t in &b.replay {
-        // Replay order is B's start order: what a task waited for ended
-        // before it started, so it is already replayed (a dependency that
-        // started later, against the rule, counts from the run's start).
-        let deps = &b.replay_deps[t.deps.0 as usize..t.deps.1 as usize];
-        let ready = deps.iter().filter_map(|&d| ends.get(d as usize).copied()).max().unwrap_or(0);
-        ends.push(ready + t.delay + per_task[t.key as usize].unwrap_or(t.duration));
+    let (rb, ra) = (&b.replay, &a.replay);
+    // A's durations of each of its keys, in order of start.
+    let a_starts = ra.starts(&ra.ends(ra.durations()), ra.durations());
+    // (start, position, duration): ties in start go in the replay's order, on both sides.
+    let mut a_by_key: Vec<Vec<(Nanos, usize, Nanos)>> = vec![Vec::new(); a.groups.len()];
+    for p in 0..ra.len() {
+        a_by_key[a.replay_keys[p] as usize].push((a_starts[p], p, ra.duration(p)));
     }
-    ends.into_iter().max().unwrap_or(0)
+    a_by_key.iter_mut().for_each(|v| v.sort_unstable());
+    // A's key of each of B's keys, where both ran its tasks the same way.
+    let counterpart: Vec<Option<u32>> = b
+        .keyed_groups()
+        .map(|(_, k, gb)| a.id(k).filter(|&i| a.groups[i as usize].outcomes.same_mix(&gb.outcomes)))
+        .collect();
+    let b_starts = rb.starts(&rb.ends(rb.durations()), rb.durations());
+    let mut order: Vec<(u32, Nanos, usize)> = (0..rb.len()).map(|p| (b.replay_keys[p], b_starts[p], p)).collect();
+    order.sort_unstable();
+    let mut durations = rb.durations().to_vec();
+    let mut nth = 0;
+    for (i, &(key, _, p)) in order.iter().enumerate() {
+        nth = if i > 0 && order[i - 1].0 == key { nth + 1 } else { 0 };
+        let matched = counterpart[key as usize].and_then(|k| a_by_key[k as usize].get(nth));
+        if let Some(&(_, _, d)) = matched {
+            durations[p] = d;
+        }
+    }
+    rb.wall(&rb.ends(&durations))
 }
 
 /// The two paths aligned: pairs of step indices (A's, B's), a step only on

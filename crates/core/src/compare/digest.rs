@@ -12,6 +12,7 @@
 use super::chain::chain;
 use super::execution::{Execution, Place};
 use super::normalise::normalise;
+use crate::analysis::replay::Replay;
 use crate::analysis::slack::slack;
 use crate::hash::FastMap;
 use crate::intern::Interner;
@@ -156,22 +157,6 @@ pub struct PathStep {
     pub duration: Nanos,
 }
 
-/// A task as a replay needs it: when it may start after what it waited for,
-/// how long it took, and what it waited for.
-#[derive(Clone, Copy, Debug)]
-pub struct ReplayTask {
-    /// Its key, as an id ([`Digest::key`]).
-    pub key: u32,
-    /// Its start after its last dependency ended (or after the run's start,
-    /// without dependencies), ns, never negative.
-    pub delay: Nanos,
-    /// Its duration, ns.
-    pub duration: Nanos,
-    /// The tasks it waited for: `Digest::replay_deps[deps.0..deps.1]`,
-    /// indices into [`Digest::replay`].
-    pub deps: (u32, u32),
-}
-
 /// What one run comes to, by normalised key.
 #[derive(Clone, Debug)]
 pub struct Digest {
@@ -189,15 +174,17 @@ pub struct Digest {
     dependants_start: Vec<u32>,
     /// The chain the run waited for, first step first ([`chain`]).
     pub path: Vec<PathStep>,
-    /// First start to last end, ns.
+    /// The run's first time to its last, ns: a run that is all of its
+    /// model has its producer's window (as `analyze` reports it), any other
+    /// its tasks' first start to last end.
     pub wall: Nanos,
     /// The wall time not spent in the chain's tasks: before its first task
     /// and between its steps, ns ([`Digest::wall`] = chain's durations + this).
     pub waiting: Nanos,
-    /// The run's tasks in order of start, for a replay.
-    pub replay: Vec<ReplayTask>,
-    /// What the replayed tasks waited for ([`ReplayTask::deps`]).
-    pub replay_deps: Vec<u32>,
+    /// The run's schedule, for a replay ([`Replay`]).
+    pub replay: Replay,
+    /// The key of each of the replay's positions, as an id.
+    pub replay_keys: Vec<u32>,
 }
 
 /// Not one of the run's tasks (in [`Digest::of`]'s index of positions).
@@ -237,9 +224,11 @@ impl Digest {
             *k = keys.intern(&normalise(run.keys.keys.get(i).map_or("", String::as_str)));
         }
         let kid: Vec<u32> = tasks.iter().map(|&id| kid[id.index()]).collect();
-        let start = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
-        let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(start).max(start);
+        let first = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
+        let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(first).max(first);
         let slack = slack(model, &tasks, &at, end);
+        let replay = Replay::of_run(model, &run.tasks);
+        let (start, close) = replay.window();
 
         let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; keys.len()];
         // Edges between keys as one number each (from, to): sorted faster
@@ -282,31 +271,10 @@ impl Digest {
             .iter()
             .map(|&id| PathStep { key: kid[pos[id.index()] as usize], duration: dur(id) })
             .collect();
-        let wall = end - start;
+        let wall = close - start;
         let waiting = wall - path.iter().map(|s| s.duration).sum::<Nanos>();
 
-        let mut replay_deps: Vec<u32> = Vec::new();
-        let replay = tasks
-            .iter()
-            .enumerate()
-            .map(|(p, &id)| {
-                let t = model.task(id);
-                let from = replay_deps.len() as u32;
-                replay_deps.extend(model.deps(id).iter().filter_map(|&d| at(d)));
-                let deps = (from, replay_deps.len() as u32);
-                let ready = replay_deps[from as usize..]
-                    .iter()
-                    .filter_map(|&d| model.task(tasks[d as usize]).end.get())
-                    .max()
-                    .unwrap_or(start);
-                ReplayTask {
-                    key: kid[p],
-                    delay: (t.start.get().unwrap_or(start) - ready).max(0),
-                    duration: dur(id),
-                    deps,
-                }
-            })
-            .collect();
+        let replay_keys = (0..replay.len()).map(|p| kid[pos[replay.task(p).index()] as usize]).collect();
         Digest {
             name: run.name.clone(),
             keys,
@@ -319,7 +287,7 @@ impl Digest {
             wall,
             waiting,
             replay,
-            replay_deps,
+            replay_keys,
         }
     }
 

@@ -3,8 +3,10 @@
 //! several evobench runs, their summary under `evobench_summary`).
 
 pub mod compare;
+pub mod levers;
 pub mod ms;
 pub mod python;
+pub mod whatif;
 pub mod ya;
 pub mod ya_build;
 pub mod ya_keys;
@@ -57,6 +59,7 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
             if let Some(no_path) = d.no_path() {
                 without_paths_json(&mut report, &no_path);
             }
+            levers::add_levers_json(d, &mut report);
             report
         })
         .collect();
@@ -106,6 +109,7 @@ pub fn analysis_text_with(analysis: &Analysis, join: Join<'_>) -> String {
     for d in &analysis.datasets {
         out.push('\n');
         out.push_str(&d.text_with(join));
+        out.push_str(&levers::levers_text(d));
     }
     if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
         out.push_str(&summary_text(runs, Field::default(), &rows));

@@ -13,13 +13,13 @@
 
 use super::deps_log::DepsLog;
 use super::manifest::eval::{Graph, NO_EDGE};
-use super::reconcile::{lay_build, BuildGraph, ExtensionRow, NinjaRun};
-use super::weighted::{extension, weighted_ms};
+use super::reconcile::{lay_build, BuildGraph, NinjaRun};
+use super::weighted::{weigh, Weighted};
 use super::{builds, targets, NinjaLog};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::formats::ninja_log::canon::canonical;
 use crate::hash::FastMap;
-use crate::model::{Model, ModelBuilder, TaskId, NANOS_PER_MS};
+use crate::model::{Model, ModelBuilder, TaskId};
 
 /// Under this share of the edges a plain `ninja` runs from nothing, a
 /// build is called a rebuild.
@@ -224,18 +224,7 @@ pub fn reconcile(
                 b.depends(tasks[t], d);
             }
         }
-        let ms: Vec<f64> = weighted_ms(&edges);
-        let mut by_ext: FastMap<String, ExtensionRow> = FastMap::default();
-        for (target, &w) in edges.iter().zip(&ms) {
-            let ext = extension(&target.outputs);
-            let row =
-                by_ext.entry(ext.clone()).or_insert_with(|| ExtensionRow { extension: ext, ..Default::default() });
-            row.edges += 1;
-            row.weighted += (w * NANOS_PER_MS as f64).round() as i64;
-            row.elapsed += (target.end - target.start).saturating_mul(NANOS_PER_MS);
-        }
-        let mut by_extension: Vec<ExtensionRow> = by_ext.into_values().collect();
-        by_extension.sort_by(|a, b| b.weighted.cmp(&a.weighted).then_with(|| a.extension.cmp(&b.extension)));
+        let Weighted { weighted, by_extension } = weigh(&edges, &tasks, tasks.len());
         let ran = edges.len() as u64;
         let graph_info = BuildGraph {
             build: n as u64 + 1,
@@ -246,7 +235,7 @@ pub fn reconcile(
             dependencies,
             from_deps_log,
             rebuild: (ran as f64) < FEW * default_edges as f64,
-            weighted: ms.iter().map(|w| (w * NANOS_PER_MS as f64).round() as i64).collect(),
+            weighted,
             by_extension,
         };
         let run = NinjaRun {
@@ -254,6 +243,7 @@ pub fn reconcile(
             recompacted: split.recompacted,
             builds: vec![info],
             graph: Some(graph_info),
+            weighted: None,
         };
         out.push((b.build(), run));
     }

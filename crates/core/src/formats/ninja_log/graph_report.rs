@@ -4,6 +4,7 @@
 //! Chromium's weighted time per extension and per edge.
 
 use super::reconcile::{BuildGraph, NinjaRun};
+use super::weighted::ExtensionRow;
 use crate::analysis::top::top;
 use crate::model::{Model, Nanos, TaskId};
 use crate::numbers::{duration_label, group};
@@ -17,10 +18,17 @@ use std::fmt::Write;
 /// Edges listed by weighted time.
 const TOP: usize = 10;
 
-/// The edges with the largest weighted time, largest first.
-pub fn top_weighted(g: &BuildGraph) -> Vec<TaskId> {
-    let all: Vec<TaskId> = (0..g.weighted.len() as u32).map(TaskId).collect();
-    top(&all, TOP, |t| Reverse(g.weighted[t.index()]))
+/// The edges with the largest weighted time (by task id), largest first.
+pub fn top_weighted(weighted: &[Nanos]) -> Vec<TaskId> {
+    let all: Vec<TaskId> = (0..weighted.len() as u32).map(TaskId).collect();
+    top(&all, TOP, |t| Reverse(weighted[t.index()]))
+}
+
+/// The weighted time per extension as JSON.
+pub fn by_extension_json(rows: &[ExtensionRow]) -> Value {
+    json!(rows.iter().map(|e| json!({
+        "extension": e.extension, "edges": e.edges, "weighted_ms": Ms(e.weighted).json(), "elapsed_ms": Ms(e.elapsed).json(),
+    })).collect::<Vec<_>>())
 }
 
 /// One sentence: which build, how much of the manifest ran.
@@ -77,10 +85,8 @@ pub fn graph_json(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> Value {
             "total_ms": Ms(r.blocking.total).json(),
             "steps": r.steps.iter().map(|s| step_json(m, s.task, Some(s.gap), g)).collect::<Vec<_>>(),
         },
-        "weighted_by_extension": g.by_extension.iter().map(|e| json!({
-            "extension": e.extension, "edges": e.edges, "weighted_ms": Ms(e.weighted).json(), "elapsed_ms": Ms(e.elapsed).json(),
-        })).collect::<Vec<_>>(),
-        "weighted_longest": top_weighted(g).iter().map(|&t| step_json(m, t, None, g)).collect::<Vec<_>>(),
+        "weighted_by_extension": by_extension_json(&g.by_extension),
+        "weighted_longest": top_weighted(&g.weighted).iter().map(|&t| step_json(m, t, None, g)).collect::<Vec<_>>(),
     })
 }
 
@@ -99,7 +105,7 @@ pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
     if d.no_path().is_none() {
         paths_text(&mut out, m, &r, wall);
     }
-    weighted_text(&mut out, m, g);
+    weighted_text(&mut out, m, &g.weighted, &g.by_extension);
     out
 }
 
@@ -126,9 +132,9 @@ fn paths_text(out: &mut String, m: &Model, r: &YaReport<'_>, wall: Nanos) {
 }
 
 /// Weighted time by extension, then the edges with the most.
-fn weighted_text(out: &mut String, m: &Model, g: &BuildGraph) {
+pub fn weighted_text(out: &mut String, m: &Model, weighted: &[Nanos], by_extension: &[ExtensionRow]) {
     let _ = writeln!(out, "\nWeighted time by extension (Chromium's post_build_ninja_summary.py):");
-    for e in &g.by_extension {
+    for e in by_extension {
         let _ = writeln!(
             out,
             "  {:>10} weighted  {:>10} elapsed  {:>6} edges  {}",
@@ -139,11 +145,11 @@ fn weighted_text(out: &mut String, m: &Model, g: &BuildGraph) {
         );
     }
     let _ = writeln!(out, "\nLongest edges by weighted time:");
-    for t in top_weighted(g) {
+    for t in top_weighted(weighted) {
         let _ = writeln!(
             out,
             "  {:>10} weighted  {:>10} elapsed  {}",
-            duration_label(g.weighted[t.index()]),
+            duration_label(weighted[t.index()]),
             duration_label(m.task(t).duration().unwrap_or(0)),
             m.label(t)
         );

@@ -9,6 +9,7 @@
 //! the previous one ended, as `ninjatracing -a` does. ninja's log has no
 //! dependencies: there is no critical path.
 
+use super::weighted::{weigh, ExtensionRow, Weighted};
 use crate::formats::ninja_log::{builds, slots, targets, NinjaLog, Target};
 use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId, NANOS_PER_MS};
 
@@ -40,6 +41,9 @@ pub struct NinjaRun {
     pub builds: Vec<BuildInfo>,
     /// With its build graph: what the graph says of this build.
     pub graph: Option<BuildGraph>,
+    /// Without it: Chromium's weighted time of the log's last build (as
+    /// `post_build_ninja_summary.py` reads the log alone).
+    pub weighted: Option<Weighted>,
 }
 
 /// One build read with its build graph ([`crate::formats::ninja_log::graph_build`]).
@@ -67,19 +71,6 @@ pub struct BuildGraph {
     pub weighted: Vec<Nanos>,
     /// Weighted time per output extension, the largest first.
     pub by_extension: Vec<ExtensionRow>,
-}
-
-/// Chromium's weighted time of the edges of one extension.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ExtensionRow {
-    /// The extension as `post_build_ninja_summary.py` names it.
-    pub extension: String,
-    /// Its edges.
-    pub edges: u64,
-    /// Their weighted time, ns.
-    pub weighted: Nanos,
-    /// Their elapsed time, ns.
-    pub elapsed: Nanos,
 }
 
 /// The kind of an edge, by its output's extension.
@@ -130,12 +121,20 @@ pub fn lay_build(b: &mut ModelBuilder, edges: &[Target], outputs: usize, offset:
 pub fn reconcile(log: &NinjaLog) -> (Model, NinjaRun) {
     let split = builds(log);
     let mut b = ModelBuilder::new();
-    let mut run = NinjaRun { version: log.version, recompacted: split.recompacted, builds: Vec::new(), graph: None };
+    let mut run = NinjaRun {
+        version: log.version,
+        recompacted: split.recompacted,
+        builds: Vec::new(),
+        graph: None,
+        weighted: None,
+    };
     let mut window: Option<(Nanos, Nanos)> = None;
     let mut offset = 0i64;
+    let mut last = None;
     for records in &split.builds {
         let edges = targets(log, records);
-        let (info, _) = lay_build(&mut b, &edges, records.len(), offset);
+        let (info, tasks) = lay_build(&mut b, &edges, records.len(), offset);
+        last = Some((edges, tasks));
         if info.edges > 0 {
             let end = info.start + info.wall;
             window = Some(window.map_or((info.start, end), |(a, z)| (a.min(info.start), z.max(end))));
@@ -146,7 +145,9 @@ pub fn reconcile(log: &NinjaLog) -> (Model, NinjaRun) {
     if let Some((a, z)) = window {
         b.window(a, z);
     }
-    (b.build(), run)
+    let model = b.build();
+    run.weighted = last.map(|(edges, tasks)| weigh(&edges, &tasks, model.tasks().len()));
+    (model, run)
 }
 
 #[cfg(test)]

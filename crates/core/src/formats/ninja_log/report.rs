@@ -1,6 +1,8 @@
 //! The report of a `.ninja_log`: its builds, their wall and busy time and
-//! parallelism, and the longest edges.
+//! parallelism, the longest edges, and Chromium's weighted time of the last
+//! build per extension and per edge (which needs only the log).
 
+use super::graph_report::{by_extension_json, top_weighted, weighted_text};
 use crate::analysis::top::top;
 use crate::formats::ninja_log::reconcile::NinjaRun;
 use crate::model::TaskId;
@@ -32,6 +34,7 @@ pub fn ninja_json(d: &Dataset) -> Value {
         return super::graph_report::graph_json(d, run, g);
     }
     let m = &d.model;
+    let weighted = run.weighted.clone().unwrap_or_default();
     json!({
         "format": d.format,
         "wall_ms": m.wall().map(|w| Ms(w).json()),
@@ -46,6 +49,11 @@ pub fn ninja_json(d: &Dataset) -> Value {
         "longest": longest(d).iter().map(|&t| json!({
             "output": m.label(t), "lane": m.lanes()[m.task(t).lane.index()].name,
             "start_ms": m.task(t).start.get().map(|s| Ms(s).json()), "end_ms": m.task(t).end.get().map(|e| Ms(e).json()),
+        })).collect::<Vec<_>>(),
+        "weighted_by_extension": by_extension_json(&weighted.by_extension),
+        "weighted_longest": top_weighted(&weighted.weighted).iter().map(|&t| json!({
+            "output": m.label(t), "duration_ms": Ms(m.task(t).duration().unwrap_or(0)).json(),
+            "weighted_ms": Ms(weighted.weighted[t.index()]).json(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -92,6 +100,10 @@ pub fn ninja_text(d: &Dataset) -> String {
             d.model.lanes()[task.lane.index()].name,
             d.model.label(t)
         );
+    }
+    if let Some(w) = &run.weighted {
+        let _ = writeln!(out, "\nOf the last build:");
+        weighted_text(&mut out, &d.model, &w.weighted, &w.by_extension);
     }
     out
 }

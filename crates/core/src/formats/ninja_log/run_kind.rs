@@ -31,7 +31,8 @@ impl RunKind for NinjaRun {
             // ya's cache line and totals say nothing of a ninja build.
             view.cache_line.clear();
             view.totals = (0, 0, 0);
-            let weighted: Vec<_> = top_weighted(g).into_iter().map(|t| task_row(&d.model, index, t, 0)).collect();
+            let weighted: Vec<_> =
+                top_weighted(&g.weighted).into_iter().map(|t| task_row(&d.model, index, t, 0)).collect();
             view.tables = super::tables::graph_tables(&view, self, g, &weighted);
             view.headline = vec![Fact::plain(format!(" · {}", ran_line(self, g)))];
             view.search_hint = "Search outputs  (/)".into();

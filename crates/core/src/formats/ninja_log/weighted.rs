@@ -7,8 +7,59 @@
 //! by the number of edges running is added to each running edge. The sum
 //! over all edges is the build's wall time. Edges are grouped by the
 //! script's `GetExtension` of their outputs (without `--step-types`).
+//!
+//! It needs only the log: a build's edges and their times ([`weigh`]), with
+//! or without the build graph.
 
 use crate::formats::ninja_log::Target;
+use crate::hash::FastMap;
+use crate::model::{Nanos, TaskId, NANOS_PER_MS};
+
+/// Chromium's weighted time of the edges of one extension.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExtensionRow {
+    /// The extension as `post_build_ninja_summary.py` names it.
+    pub extension: String,
+    /// Its edges.
+    pub edges: u64,
+    /// Their weighted time, ns.
+    pub weighted: Nanos,
+    /// Their elapsed time, ns.
+    pub elapsed: Nanos,
+}
+
+/// One build's weighted time, per edge and per extension.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Weighted {
+    /// Each task's weighted time (by task id; 0 for a task of another build), ns.
+    pub weighted: Vec<Nanos>,
+    /// Weighted time per output extension, the largest first.
+    pub by_extension: Vec<ExtensionRow>,
+}
+
+/// The weighted time of a build's `edges`, laid out as `tasks` (the
+/// edges' task ids, in their order) of a model of `task_count` tasks.
+pub fn weigh(edges: &[Target], tasks: &[TaskId], task_count: usize) -> Weighted {
+    let ms: Vec<f64> = weighted_ms(edges);
+    let ns = |w: f64| (w * NANOS_PER_MS as f64).round() as Nanos;
+    let mut by_ext: FastMap<String, ExtensionRow> = FastMap::default();
+    for (target, &w) in edges.iter().zip(&ms) {
+        let ext = extension(&target.outputs);
+        let row = by_ext.entry(ext.clone()).or_insert_with(|| ExtensionRow { extension: ext, ..Default::default() });
+        row.edges += 1;
+        row.weighted += ns(w);
+        row.elapsed += (target.end - target.start).saturating_mul(NANOS_PER_MS);
+    }
+    let mut by_extension: Vec<ExtensionRow> = by_ext.into_values().collect();
+    by_extension.sort_by(|a, b| b.weighted.cmp(&a.weighted).then_with(|| a.extension.cmp(&b.extension)));
+    let mut weighted = vec![0; task_count];
+    for (t, &w) in tasks.iter().zip(&ms) {
+        if let Some(slot) = weighted.get_mut(t.index()) {
+            *slot = ns(w);
+        }
+    }
+    Weighted { weighted, by_extension }
+}
 
 /// Each target's weighted time, in ms (the log's unit), in their order.
 pub fn weighted_ms(targets: &[Target]) -> Vec<f64> {

@@ -1,0 +1,101 @@
+//! What fixing a task would save, under the replay
+//! ([`crate::analysis::replay`]).
+//!
+//! - **Slack**: how much later a task could end without the run ending
+//!   later ([`replay_slack`]); 0 on the path.
+//! - **Drag**: the wall time saved if the task took no time.
+//! - **Saving if halved**: the wall time saved if it took half its time.
+//! - **Next pole**: the first task of the path after the task took no
+//!   time that was not on the path before.
+//!
+//! A task with slack cannot change the wall time by getting shorter (the
+//! longest chain through it ends before the run does, and the rest of the
+//! run is unchanged), so its drag is 0 without a replay.
+
+use super::replay::Replay;
+use super::slack::replay_slack;
+use crate::model::{Nanos, TaskId};
+
+/// One task's figures, ns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lever {
+    /// The task.
+    pub task: TaskId,
+    /// Its duration.
+    pub duration: Nanos,
+    /// Its slack.
+    pub slack: Nanos,
+    /// The wall time saved if it took no time.
+    pub drag: Nanos,
+    /// The wall time saved if it took half its time.
+    pub saved_if_halved: Nanos,
+    /// The first task of the path, after it took no time, that was not on
+    /// the path before (`None`: no new task, or no replay was needed).
+    pub next_pole: Option<TaskId>,
+}
+
+/// A run's replay with what every drag needs: its ends, slack and path.
+#[derive(Debug)]
+pub struct Drags<'a> {
+    replay: &'a Replay,
+    ends: Vec<Nanos>,
+    slack: Vec<Nanos>,
+    on_path: Vec<bool>,
+    path: Vec<usize>,
+    wall: Nanos,
+}
+
+impl<'a> Drags<'a> {
+    /// The run of `replay` as it was.
+    pub fn new(replay: &'a Replay) -> Drags<'a> {
+        let ends = replay.ends(replay.durations());
+        let slack = replay_slack(replay, replay.durations(), &ends);
+        let path = replay.path(&ends);
+        let mut on_path = vec![false; replay.len()];
+        path.iter().for_each(|&p| on_path[p] = true);
+        Drags { wall: replay.wall(&ends), replay, ends, slack, on_path, path }
+    }
+
+    /// The run's path, as positions of the replay, first first.
+    pub fn path(&self) -> &[usize] {
+        &self.path
+    }
+
+    /// Position `p`'s slack, ns.
+    pub fn slack(&self, p: usize) -> Nanos {
+        self.slack[p]
+    }
+
+    /// The wall time saved with position `p` taking `duration`, and the
+    /// replay's ends.
+    fn saved(&self, p: usize, duration: Nanos) -> (Nanos, Vec<Nanos>) {
+        let ends = self.replay.ends_with(&self.ends, self.replay.durations(), p, duration);
+        (self.wall - self.replay.wall(&ends), ends)
+    }
+
+    /// Position `p`'s figures.
+    pub fn lever(&self, p: usize) -> Lever {
+        let (task, duration, slack) = (self.replay.task(p), self.replay.duration(p), self.slack[p]);
+        if slack > 0 || duration == 0 {
+            return Lever { task, duration, slack, drag: 0, saved_if_halved: 0, next_pole: None };
+        }
+        let (drag, ends) = self.saved(p, 0);
+        let next_pole = self.replay.path(&ends).into_iter().find(|&q| !self.on_path[q]).map(|q| self.replay.task(q));
+        let (saved_if_halved, _) = self.saved(p, duration / 2);
+        Lever { task, duration, slack, drag, saved_if_halved, next_pole }
+    }
+
+    /// The figures of every path task and of the `others` longest tasks
+    /// off the path, by drag (largest first), then duration, then position.
+    pub fn levers(&self, others: usize) -> Vec<Lever> {
+        let mut off: Vec<usize> = (0..self.replay.len()).filter(|&p| !self.on_path[p]).collect();
+        let longest = |p: &usize| (std::cmp::Reverse(self.replay.duration(*p)), *p);
+        if off.len() > others {
+            off.select_nth_unstable_by_key(others, longest);
+            off.truncate(others);
+        }
+        let mut out: Vec<(usize, Lever)> = self.path.iter().chain(&off).map(|&p| (p, self.lever(p))).collect();
+        out.sort_by_key(|(p, l)| (std::cmp::Reverse(l.drag), std::cmp::Reverse(l.duration), *p));
+        out.into_iter().map(|(_, l)| l).collect()
+    }
+}
