@@ -1,7 +1,7 @@
 //! The replay's invariants (issue 36), as property tests over simulated
 //! distbuild builds and over the runs with dependencies kept in
-//! `fixtures/` (the hand-made distbuild logs, real CMake and Meson ninja
-//! builds):
+//! the repository's test data (the hand-made distbuild logs of
+//! `tests/data/`, real CMake and Meson ninja builds of `fixtures/`):
 //!
 //! - **identity**: replayed unchanged, every task starts and ends where
 //!   the log says, and the wall time is `analyze`'s;
@@ -12,6 +12,8 @@
 //!   0 to its duration, and 0 where it has slack;
 //! - **swap** and **same walls**: A against B and B against A give
 //!   opposite changes, and a comparison's wall times are `analyze`'s.
+
+mod support;
 
 use longpole_core::analysis::drag::Drags;
 use longpole_core::analysis::replay::Replay;
@@ -43,8 +45,13 @@ fn simulated(nodes: usize, hosts: usize, seed: u64, rerun: Rerun, rename: bool) 
     longpole_core::reconcile(inputs)
 }
 
+/// A file of `tests/fixtures/`, or of the repository's test data
+/// (`tests/data/`) for a path under `data/`.
 fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)).unwrap()
+    match rel.strip_prefix("data/") {
+        Some(rel) => support::bytes(rel),
+        None => std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)).unwrap(),
+    }
 }
 
 /// The runs with dependencies kept in `fixtures/`.
@@ -65,8 +72,8 @@ fn fixtures() -> Vec<(&'static str, Analysis)> {
     let mut cmake = ninja("cmake-chain");
     cmake.push(("rules.ninja".into(), "ninja/cmake-chain/rules.ninja".into()));
     vec![
-        ("distbuild example", read(&[("example.log", "distbuild/example.log"), graph])),
-        ("distbuild edge", read(&[("edge.log", "distbuild/edge.log"), graph])),
+        ("distbuild example", read(&[("example.log", "data/distbuild/example.log"), graph])),
+        ("distbuild edge", read(&[("edge.log", "data/distbuild/edge.log"), graph])),
         ("cmake", owned(&cmake)),
         ("meson", owned(&ninja("meson-chain"))),
     ]
