@@ -5,7 +5,7 @@ use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::report::ms::Ms;
-use crate::run::Dataset;
+use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -20,11 +20,11 @@ fn heap_max(run: &GhcRun, figure: HeapFigure) -> Option<u64> {
     run.heap.iter().filter(|h| h.figure == figure).map(|h| h.bytes).max()
 }
 
-/// The report as JSON: `{"format": "ghc-eventlog", "ghc": {...}}`. Times are
-/// milliseconds; `events_by_type` counts every event of the data section,
-/// block markers included.
-pub fn ghc_json(d: &Dataset) -> Value {
-    let Some(run) = run_of(d) else { return json!({"format": d.format}) };
+/// The report as JSON: `{"ghc": {...}}`. Times are milliseconds;
+/// `events_by_type` counts every event of the data section, block markers
+/// included.
+pub fn ghc_json(d: &Dataset) -> RunReport {
+    let Some(run) = run_of(d) else { return RunReport::of(json!({})) };
     let by_type: serde_json::Map<String, Value> =
         run.events_by_type.iter().map(|(ty, n)| (ty.to_string(), json!(n))).collect();
     let gc: Vec<Value> = gc_summary(run)
@@ -34,9 +34,7 @@ pub fn ghc_json(d: &Dataset) -> Value {
                    "max_ms": Ms(r.max).json(), "copied_bytes": r.copied})
         })
         .collect();
-    json!({
-        "format": d.format,
-        "wall_ms": d.model.wall().map(|w| Ms(w).json()),
+    RunReport::of(json!({
         "ghc": {
             "events": run.events,
             "events_by_type": by_type,
@@ -50,7 +48,7 @@ pub fn ghc_json(d: &Dataset) -> Value {
             },
             "marks": run.marks.len(),
         },
-    })
+    }))
 }
 
 /// The report as text: events, collections per generation, busiest threads.

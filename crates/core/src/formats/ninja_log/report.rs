@@ -7,8 +7,8 @@ use crate::model::TaskId;
 use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::report::ms::Ms;
-use crate::run::Dataset;
-use serde_json::{json, Value};
+use crate::run::{Dataset, RunReport};
+use serde_json::json;
 use std::cmp::Reverse;
 use std::fmt::Write;
 
@@ -26,15 +26,13 @@ fn longest(d: &Dataset) -> Vec<TaskId> {
 
 /// The report as JSON: `"ninja": {version, recompacted, builds: [...]}` and
 /// the longest edges.
-pub fn ninja_json(d: &Dataset) -> Value {
-    let Some(run) = run_of(d) else { return json!({"format": d.format}) };
+pub fn ninja_json(d: &Dataset) -> RunReport {
+    let Some(run) = run_of(d) else { return RunReport::of(json!({})) };
     if let Some(g) = &run.graph {
         return super::graph_report::graph_json(d, run, g);
     }
     let m = &d.model;
-    json!({
-        "format": d.format,
-        "wall_ms": m.wall().map(|w| Ms(w).json()),
+    RunReport::of(json!({
         "ninja": {
             "version": run.version,
             "recompacted": run.recompacted,
@@ -47,7 +45,7 @@ pub fn ninja_json(d: &Dataset) -> Value {
             "output": m.label(t), "lane": m.lanes()[m.task(t).lane.index()].name,
             "start_ms": m.task(t).start.get().map(|s| Ms(s).json()), "end_ms": m.task(t).end.get().map(|e| Ms(e).json()),
         })).collect::<Vec<_>>(),
-    })
+    }))
 }
 
 /// The report as text.
