@@ -24,7 +24,8 @@ fn add_own(out: &mut Map<String, Value>, own: Value) {
     }
 }
 
-/// One task of a critical path: the shared fields, then the format's `own`.
+/// One task of a critical path: the shared fields, then the format's `own`
+/// (which may name the task better: ninja's `name` is the first output).
 fn task_json(m: &Model, t: TaskId, own: Value) -> Value {
     let task = m.task(t);
     let mut out = Map::new();
@@ -33,7 +34,9 @@ fn task_json(m: &Model, t: TaskId, own: Value) -> Value {
     out.insert("start_ms".into(), json!(task.start.get().map(|x| Ms(x).json())));
     out.insert("end_ms".into(), json!(task.end.get().map(|x| Ms(x).json())));
     out.insert("duration_ms".into(), json!(task.duration().map(|x| Ms(x).json())));
-    add_own(&mut out, own);
+    if let Value::Object(own) = own {
+        out.extend(own);
+    }
     Value::Object(out)
 }
 

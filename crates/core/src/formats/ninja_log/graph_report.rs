@@ -48,7 +48,7 @@ pub fn ran_line(run: &NinjaRun, g: &BuildGraph) -> String {
 fn step_json(m: &Model, t: TaskId, gap: Option<Nanos>, g: &BuildGraph) -> Value {
     let task = m.task(t);
     json!({
-        "output": m.label(t), "slot": m.lanes()[task.lane.index()].name,
+        "name": m.uid(t), "output": m.label(t), "slot": m.lanes()[task.lane.index()].name,
         "start_ms": task.start.get().map(|s| Ms(s).json()), "end_ms": task.end.get().map(|e| Ms(e).json()),
         "duration_ms": Ms(task.duration().unwrap_or(0)).json(),
         "weighted_ms": Ms(g.weighted.get(t.index()).copied().unwrap_or(0)).json(),
