@@ -65,7 +65,8 @@ fn check(v: &Validator, what: &str, report: &Value) -> Vec<(String, bool)> {
         let path = &run["critical_path"];
         for t in path["tasks"].as_array().into_iter().flatten() {
             if let (Some(s), Some(e)) = (t["start_ms"].as_f64(), t["end_ms"].as_f64()) {
-                assert!((ms(&t["duration_ms"]) - (e - s)).abs() < 1e-6, "{what}: {t}");
+                // To the µs: epoch milliseconds as f64 keep about that much.
+                assert!((ms(&t["duration_ms"]) - (e - s)).abs() < 1e-3, "{what}: {t}");
             }
             if let Some(host) = t["host"].as_str() {
                 assert_eq!(t["lane"], host, "{what}: {t}");
