@@ -76,11 +76,11 @@ fn analyze_json_follows_the_distbuild_contract() {
     assert_eq!(path, ["prepare", "run", "copy", "run"]);
     assert_eq!(
         v["critical_path"]["tasks"][2],
-        serde_json::json!({"kind": "copy", "uid": "A", "consumer": "C", "host": "host1", "from_host": "host1", "start_ms": 3720, "end_ms": 3725})
+        serde_json::json!({"name": "copy(host1 -> host1) result of A", "lane": "host1", "duration_ms": 5, "kind": "copy", "uid": "A", "consumer": "C", "host": "host1", "from_host": "host1", "start_ms": 3720, "end_ms": 3725})
     );
     assert_eq!(
         v["critical_path"]["tasks"][0],
-        serde_json::json!({"kind": "prepare", "type": "repository:$(SOURCE_ROOT)", "host": "host1", "start_ms": 1000, "end_ms": 1500})
+        serde_json::json!({"name": "[prepare:repository:$(SOURCE_ROOT)] host1", "lane": "host1", "duration_ms": 500, "kind": "prepare", "type": "repository:$(SOURCE_ROOT)", "host": "host1", "start_ms": 1000, "end_ms": 1500})
     );
     let chain: Vec<&str> = v["blocking_chain"]["tasks"]
         .as_array()

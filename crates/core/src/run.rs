@@ -7,20 +7,53 @@
 //! never matches on the format. A format's own code gets its run back with
 //! [`Dataset::detail`].
 
+use crate::analysis::critical_path::Path;
 use crate::analysis::no_path::{no_path, NoPath};
 use crate::join::{in_turn, Join};
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{FormatId, InputInfo, Model, TaskId};
 use crate::view::{PathView, RunView};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::any::Any;
 use std::fmt::Debug;
 
+/// What a format reports of a run as JSON, before the members every format
+/// shares (`format`, `wall_ms`, `critical_path`) are added around it.
+#[derive(Debug)]
+pub struct RunReport {
+    /// The format's own members (a JSON object).
+    pub own: Value,
+    /// The critical path the format names, if it names one.
+    pub critical_path: Option<ReportPath>,
+}
+
+/// A critical path as a format names it: its tasks and total (as the
+/// producing tool counts it), with what the format says of each task.
+#[derive(Debug)]
+pub struct ReportPath {
+    /// The path.
+    pub path: Path,
+    /// Each task's own fields, in the path's order (JSON objects).
+    pub tasks: Vec<Value>,
+    /// The path's own members beside `total_ms` and `tasks`.
+    pub own: Map<String, Value>,
+}
+
+impl RunReport {
+    /// A report of the format's own members `own` (a JSON object) and no
+    /// critical path.
+    pub fn of(own: Value) -> Self {
+        RunReport { own, critical_path: None }
+    }
+}
+
 /// What a format says of one of its runs, beyond the common model.
 pub trait RunKind: Any + Debug + Send + Sync {
-    /// The run's report as JSON, as `longpole analyze --format json` prints
-    /// it; `join` runs its independent analyses.
-    fn report_json(&self, d: &Dataset, join: Join<'_>) -> Value;
+    /// The run's report for `longpole analyze --format json`: the format's
+    /// own members and the critical path it names; `join` runs its
+    /// independent analyses. The report's dispatch adds what every format
+    /// shares (`crate::report::analysis_json`).
+    fn report_json(&self, d: &Dataset, join: Join<'_>) -> RunReport;
 
     /// The run's report as text, as `longpole analyze` prints it.
     fn report_text(&self, d: &Dataset, join: Join<'_>) -> String;

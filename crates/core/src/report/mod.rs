@@ -1,7 +1,9 @@
 //! What `longpole analyze` prints, as text and as JSON: per input its
 //! format and diagnostics, per dataset its format's report (and, for
-//! several evobench runs, their summary under `evobench_summary`).
+//! several evobench runs, their summary under `evobench_summary`). The JSON
+//! of every run has one shape ([`common`]), its format's members beside it.
 
+pub mod common;
 pub mod compare;
 pub mod levers;
 pub mod ms;
@@ -17,7 +19,6 @@ pub use python::python_str_repr;
 pub use ya::YaReport;
 pub use ya_build::YaBuild;
 
-use crate::analysis::no_path::NoPath;
 use crate::diagnostics::Position;
 use crate::formats::evobench::analysis::Field;
 use crate::formats::evobench::report::{analysis_summary, summary_json, summary_text};
@@ -42,8 +43,9 @@ fn diagnostics_json(summary: &Summary) -> Vec<Value> {
     out
 }
 
-/// `longpole analyze --format json`: the first dataset's report at the top
-/// level (with the others under `datasets`), the inputs, every diagnostic.
+/// `longpole analyze --format json`: `schema_version`, the first dataset's
+/// report at the top level (with the others under `datasets`), the inputs,
+/// every diagnostic.
 pub fn analysis_json(analysis: &Analysis) -> Value {
     analysis_json_with(analysis, &in_turn)
 }
@@ -55,19 +57,17 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
         .datasets
         .iter()
         .map(|d| {
-            let mut report = d.kind.report_json(d, join);
-            if let Some(no_path) = d.no_path() {
-                without_paths_json(&mut report, &no_path);
-            }
+            let mut report = common::run_json(d, d.kind.report_json(d, join));
             levers::add_levers_json(d, &mut report);
             report
         })
         .collect();
-    let mut top = if reports.is_empty() {
-        json!({"format": summary.inputs.first().map(|i| i.format.name())})
+    let first = if reports.is_empty() {
+        common::no_run_json(summary.inputs.first().map(|i| i.format.name()))
     } else {
         reports.remove(0)
     };
+    let mut top = Value::Object(common::top_json(first));
     if !reports.is_empty() {
         top["datasets"] = Value::Array(reports);
     }
@@ -85,17 +85,6 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
         .collect::<Vec<_>>());
     top["diagnostics"] = Value::Array(diagnostics_json(&summary));
     top
-}
-
-/// A run without dependencies claims no path: `critical_path` and
-/// `blocking_chain` are null, `no_path_reason` says why, and
-/// `busiest_lane` is what stands in beside the longest spans.
-fn without_paths_json(report: &mut Value, no_path: &NoPath) {
-    report["critical_path"] = Value::Null;
-    report["blocking_chain"] = Value::Null;
-    report["no_path_reason"] = json!(no_path.reason);
-    report["busiest_lane"] =
-        json!(no_path.busiest_lane.as_ref().map(|b| json!({"name": b.name, "busy_ms": Ms(b.busy).json()})));
 }
 
 /// `longpole analyze --format text`: the summary, then each dataset's report.

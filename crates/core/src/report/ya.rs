@@ -6,15 +6,14 @@ use super::ms::Ms;
 use super::python::python_str_repr;
 use crate::analysis::critical_path::{blocking_chain, divergences, ya_path, Cycle, Divergence, Path, Step};
 use crate::analysis::ya_stat::{path_time, type_name, ya_stat, YaStat};
-use crate::model::FormatId;
 use crate::model::{Model, Nanos, Role, TaskId};
-use serde_json::{json, Value};
+use crate::run::{ReportPath, RunReport};
+use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
 /// Everything computed for one ya build.
 pub struct YaReport<'a> {
     model: &'a Model,
-    format: FormatId,
     /// ya's critical path.
     pub ya: Path,
     /// Cycles cut to compute it.
@@ -30,21 +29,21 @@ pub struct YaReport<'a> {
 }
 
 impl<'a> YaReport<'a> {
-    /// Computes the report of `model`, read from a `format` input.
-    pub fn new(model: &'a Model, format: FormatId) -> Self {
-        Self::new_with(model, format, &crate::join::in_turn)
+    /// Computes the report of `model`.
+    pub fn new(model: &'a Model) -> Self {
+        Self::new_with(model, &crate::join::in_turn)
     }
 
     /// [`YaReport::new`], the paths and the statistics computed by `join`
     /// (at once, by a caller with threads).
-    pub fn new_with(model: &'a Model, format: FormatId, join: crate::join::Join<'_>) -> Self {
+    pub fn new_with(model: &'a Model, join: crate::join::Join<'_>) -> Self {
         let (mut paths, mut stat) = (None, None);
         join(&mut || paths = Some((ya_path(model), blocking_chain(model))), &mut || stat = Some(ya_stat(model)));
         // A join that left one out: it is computed here.
         let ((ya, cycles), (blocking, steps)) = paths.unwrap_or_else(|| (ya_path(model), blocking_chain(model)));
         let stat = stat.unwrap_or_else(|| ya_stat(model));
         let divergences = divergences(&ya, &blocking);
-        YaReport { model, format, stat, ya, cycles, blocking, steps, divergences }
+        YaReport { model, stat, ya, cycles, blocking, steps, divergences }
     }
 
     fn lane(&self, id: TaskId) -> &str {
@@ -348,8 +347,9 @@ impl<'a> YaReport<'a> {
         }
     }
 
-    /// The dataset's part of `longpole analyze --format json`.
-    pub fn json(&self) -> Value {
+    /// The dataset's part of `longpole analyze --format json`: ya's path as
+    /// the critical path, each task in the CLI's shape ([`Self::task_json`]).
+    pub fn report(&self) -> RunReport {
         let count = |r: Role| self.model.count(r);
         let c = &self.stat.cache;
         let s = &self.stat.stages;
@@ -362,14 +362,8 @@ impl<'a> YaReport<'a> {
                 v
             })
             .collect();
-        json!({
-            "format": self.format.name(),
-            "wall_ms": self.model.wall().map(|w| Ms(w).json()),
+        let own = json!({
             "tasks": {"run": count(Role::Work), "copy": count(Role::Transfer), "prepare": count(Role::Setup)},
-            "critical_path": {
-                "total_ms": Ms(self.ya.total).json(),
-                "tasks": self.ya.tasks.iter().map(|&t| self.task_json(t)).collect::<Vec<_>>(),
-            },
             "blocking_chain": {"total_ms": Ms(self.blocking.total).json(), "tasks": chain},
             "differences": self.divergences.iter().map(|d| json!({
                 "at": self.task_json(d.task),
@@ -399,6 +393,12 @@ impl<'a> YaReport<'a> {
                 "total_times_ms": {"failed": Ms(self.stat.totals.failed).json(), "tests": Ms(self.stat.totals.tests).json(), "run": Ms(self.stat.totals.run).json()},
             },
             "stages": self.model.tasks().iter().enumerate().filter(|(_, t)| t.role == Role::Phase).map(|(i, _)| self.task_json(TaskId(i as u32))).collect::<Vec<_>>(),
-        })
+        });
+        let path = ReportPath {
+            tasks: self.ya.tasks.iter().map(|&t| self.task_json(t)).collect(),
+            path: self.ya.clone(),
+            own: Map::new(),
+        };
+        RunReport { critical_path: Some(path), ..RunReport::of(own) }
     }
 }

@@ -7,11 +7,10 @@ use crate::compare::execution::Execution;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, TaskId};
-use crate::run::{Analysis, Dataset, RunKind};
+use crate::run::{Analysis, Dataset, RunKind, RunReport};
 use crate::view::headline::ya_headline;
 use crate::view::tables::ya_tables;
 use crate::view::RunView;
-use serde_json::Value;
 
 /// A ya build's run: its model, and the run tasks started more than once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,12 +20,12 @@ pub struct YaBuild {
 }
 
 impl RunKind for YaBuild {
-    fn report_json(&self, d: &Dataset, join: Join<'_>) -> Value {
-        YaReport::new_with(&d.model, d.format, join).json()
+    fn report_json(&self, d: &Dataset, join: Join<'_>) -> RunReport {
+        YaReport::new_with(&d.model, join).report()
     }
 
     fn report_text(&self, d: &Dataset, join: Join<'_>) -> String {
-        YaReport::new_with(&d.model, d.format, join).text()
+        YaReport::new_with(&d.model, join).text()
     }
 
     fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {

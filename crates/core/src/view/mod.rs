@@ -261,7 +261,7 @@ pub(crate) fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps:
 impl RunView {
     /// The view of a ya build (distbuild or evlog), laid out on `index`.
     pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
-        let r = YaReport::new(model, format);
+        let r = YaReport::new(model);
         let count = |role: Role| model.count(role) as u64;
         let gaps: Vec<Nanos> = r.steps.iter().map(|s| s.gap).collect();
         let cache_line = r.cache_line();

@@ -4,12 +4,13 @@
 
 use super::path::Via;
 use super::reconcile::CargoRun;
+use crate::analysis::critical_path::Path;
 use crate::analysis::top::top;
 use crate::model::{Model, TaskId};
 use crate::numbers::{duration_label, group};
 use crate::report::ms::Ms;
-use crate::run::Dataset;
-use serde_json::{json, Value};
+use crate::run::{Dataset, ReportPath, RunReport};
+use serde_json::{json, Map, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;
 
@@ -42,9 +43,10 @@ fn unit_json(d: &Dataset, run: &CargoRun, t: TaskId) -> Value {
     })
 }
 
-/// The report as JSON.
-pub fn cargo_json(d: &Dataset) -> Value {
-    let Some(run) = d.detail::<CargoRun>() else { return json!({"format": d.format}) };
+/// The report as JSON: the summary and longest units as the format's own
+/// members, and the path with how each unit was made ready.
+pub fn cargo_json(d: &Dataset) -> RunReport {
+    let Some(run) = d.detail::<CargoRun>() else { return RunReport::of(json!({})) };
     let m = &d.model;
     let s = &run.summary;
     let path: Vec<Value> = run
@@ -58,9 +60,7 @@ pub fn cargo_json(d: &Dataset) -> Value {
             v
         })
         .collect();
-    json!({
-        "format": d.format,
-        "wall_ms": m.wall().map(|w| Ms(w).json()),
+    let own = json!({
         "cargo": {
             "dialect": run.dialect, "rmeta_time_field": run.rmeta_time_field,
             "units": m.tasks().len(), "fresh_listed": run.fresh_listed,
@@ -69,9 +69,11 @@ pub fn cargo_json(d: &Dataset) -> Value {
             "total_time": s.total_time, "profile": s.profile, "rustc": s.rustc, "slots": run.slots,
             "sections": run.sections.iter().map(|x| json!({"name": x.name, "units": x.units, "time_ms": Ms(x.time).json()})).collect::<Vec<_>>(),
         },
-        "critical_path": {"total_ms": Ms(run.path_total).json(), "tasks": path},
         "longest": longest(m).into_iter().map(|t| unit_json(d, run, t)).collect::<Vec<_>>(),
-    })
+    });
+    let tasks = run.path.iter().map(|step| TaskId(step.unit as u32)).collect();
+    let path = ReportPath { path: Path { tasks, total: run.path_total }, tasks: path, own: Map::new() };
+    RunReport { own, critical_path: Some(path) }
 }
 
 /// The report as text.

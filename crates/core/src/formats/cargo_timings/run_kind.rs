@@ -11,13 +11,12 @@ use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, TaskId};
-use crate::run::{Analysis, Dataset, RunKind};
+use crate::run::{Analysis, Dataset, RunKind, RunReport};
 use crate::view::headline::{plural, Fact};
 use crate::view::{path_view, RunView};
-use serde_json::Value;
 
 impl RunKind for CargoRun {
-    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> RunReport {
         cargo_json(d)
     }
 

@@ -10,7 +10,7 @@ use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
-use crate::run::Dataset;
+use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;
@@ -38,23 +38,25 @@ fn task_json(m: &Model, t: TaskId) -> Value {
 /// The report as JSON: the critical path and blocking chain (as for every
 /// format; for a Bazel profile, Bazel's own critical path), `"chrome"`
 /// with the counts, `longest` and `hottest_path`.
-pub fn chrome_json(d: &Dataset) -> Value {
-    let mut v = YaReport::new(&d.model, d.format).json();
-    let Some(run) = run_of(d) else { return v };
-    if let Some(o) = v.as_object_mut() {
+pub fn chrome_json(d: &Dataset) -> RunReport {
+    let mut r = YaReport::new(&d.model).report();
+    let Some(run) = run_of(d) else { return r };
+    if let Some(o) = r.own.as_object_mut() {
         o.remove("report");
         o.remove("stages");
     }
     let m = &d.model;
+    let v = &mut r.own;
     v["chrome"] = json!({
         "events": run.events, "by_phase": run.by_phase, "processes": run.processes, "threads": run.threads,
         "flows": run.flows, "counters": run.counters.len(), "display_time_unit": run.display_time_unit,
         "unterminated": run.unterminated,
     });
     if let Some(bazel) = run.bazel.as_deref() {
-        super::bazel::report::bazel_path_json(m, bazel, &mut v);
-        v["bazel"] = super::bazel::report::bazel_json(m, bazel);
+        super::bazel::report::bazel_path_json(m, bazel, &mut r);
+        r.own["bazel"] = super::bazel::report::bazel_json(m, bazel);
     }
+    let v = &mut r.own;
     v["longest"] = longest(m).iter().map(|&t| task_json(m, t)).collect();
     let f = &run.flame;
     v["hottest_path"] = f
@@ -63,7 +65,7 @@ pub fn chrome_json(d: &Dataset) -> Value {
         .skip(1)
         .map(|&n| json!({"frame": f.nodes[n as usize].name, "total_ms": f.nodes[n as usize].total[0].map(|t| Ms(t as i64).json())}))
         .collect();
-    v
+    r
 }
 
 /// One slice as a line: duration, lane, name.
@@ -106,7 +108,7 @@ pub fn chrome_text(d: &Dataset) -> String {
         run.counters.len(),
         if run.unterminated { "; the event array is unterminated" } else { "" }
     );
-    let r = YaReport::new(m, d.format);
+    let r = YaReport::new(m);
     if run.flows > 0 {
         path_text(&mut out, m, "Critical path", r.ya.total, &r.ya.tasks);
         path_text(&mut out, m, "Blocking chain", r.blocking.total, &r.blocking.tasks);

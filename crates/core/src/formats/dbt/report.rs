@@ -7,8 +7,8 @@ use crate::analysis::critical_path::Path;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;
 use crate::report::ms::Ms;
-use crate::run::Dataset;
-use serde_json::{json, Value};
+use crate::run::{Dataset, ReportPath, RunReport};
+use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
 /// A path step's node, step name and the node's status.
@@ -24,7 +24,7 @@ fn allowed(run: &DbtRun) -> u32 {
 }
 
 /// The report as JSON.
-pub fn dbt_json(d: &Dataset, run: &DbtRun) -> Value {
+pub fn dbt_json(d: &Dataset, run: &DbtRun) -> RunReport {
     let m = &d.model;
     let p = path(m);
     let c = run.counts();
@@ -43,10 +43,7 @@ pub fn dbt_json(d: &Dataset, run: &DbtRun) -> Value {
             })
         })
         .collect();
-    json!({
-        "format": d.format,
-        "wall_ms": m.wall().map(|w| Ms(w).json()),
-        "critical_path": { "total_ms": Ms(p.total).json(), "tasks": tasks },
+    let own = json!({
         "dbt": {
             "dbt_version": run.dbt_version, "invocation_id": run.invocation_id, "command": run.command,
             "run_results_version": run.results_version, "manifest_version": run.manifest_version,
@@ -62,7 +59,8 @@ pub fn dbt_json(d: &Dataset, run: &DbtRun) -> Value {
                 "message": n.message, "failures": n.failures,
             })).collect::<Vec<_>>(),
         },
-    })
+    });
+    RunReport { own, critical_path: Some(ReportPath { path: p, tasks, own: Map::new() }) }
 }
 
 /// One line of facts: nodes by type, threads, wall beside `elapsed_time`.

@@ -1,7 +1,7 @@
 //! The report of evobench runs: one run's statistics table and the
 //! summary over several runs, as JSON and as text. Real time only; the exports have every kind.
 //!
-//! JSON of one run: `{"format": "evobench", "wall_ms", "evobench": {"runs":
+//! JSON of one run (beside what every format's has): `{"evobench": {"runs":
 //! 1, "paths": [{"mode", "path", "count", "real_ns": {"sum", "mean",
 //! "stdev", "median", "p90", "p99"} | null}]}}` (`null` on rows that only
 //! count, i.e. KeyValue rows); `path` is the evaluator's key, prefix included.
@@ -11,7 +11,7 @@ use crate::formats::evobench::reconcile::EvobenchRun;
 use crate::formats::evobench::TimingKind;
 use crate::model::Nanos;
 use crate::numbers::duration_label;
-use crate::run::{Analysis, Dataset};
+use crate::run::{Analysis, Dataset, RunReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -33,13 +33,11 @@ fn row_json(r: &Row) -> Value {
 }
 
 /// One run's report as JSON.
-pub fn evobench_json(d: &Dataset) -> Value {
-    let Some(run) = d.detail::<EvobenchRun>() else { return json!({"format": d.format}) };
-    json!({
-        "format": d.format,
-        "wall_ms": d.model.wall().map(|w| crate::report::ms::Ms(w).json()),
+pub fn evobench_json(d: &Dataset) -> RunReport {
+    let Some(run) = d.detail::<EvobenchRun>() else { return RunReport::of(json!({})) };
+    RunReport::of(json!({
         "evobench": {"runs": 1, "paths": run.table.rows.iter().map(row_json).collect::<Vec<_>>()},
-    })
+    }))
 }
 
 /// The summary over several runs as JSON: `{"runs", "field", "paths": [{"mode",

@@ -8,12 +8,11 @@ use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
-use crate::run::{Analysis, Dataset, RunKind};
+use crate::run::{Analysis, Dataset, RunKind, RunReport};
 use crate::view::RunView;
-use serde_json::Value;
 
 impl RunKind for EvobenchRun {
-    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> RunReport {
         evobench_json(d)
     }
 

@@ -6,7 +6,7 @@ use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::report::ms::Ms;
-use crate::run::Dataset;
+use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -21,13 +21,13 @@ fn heap_max(run: &GhcRun, figure: HeapFigure) -> Option<u64> {
     run.heap.iter().filter(|h| h.figure == figure).map(|h| h.bytes).max()
 }
 
-/// The report as JSON: `{"format": "ghc-eventlog", "ghc": {...}}`. Times are
-/// milliseconds; `events_by_type` counts every event of the data section,
-/// block markers included; `allocated_bytes` is the program's total (what
-/// `+RTS -s` prints as "bytes allocated in the heap"), the sum of
+/// The report as JSON: `{"ghc": {...}}`. Times are milliseconds;
+/// `events_by_type` counts every event of the data section, block markers
+/// included; `allocated_bytes` is the program's total (what `+RTS -s`
+/// prints as "bytes allocated in the heap"), the sum of
 /// `allocated_bytes_per_capability`.
-pub fn ghc_json(d: &Dataset) -> Value {
-    let Some(run) = run_of(d) else { return json!({"format": d.format}) };
+pub fn ghc_json(d: &Dataset) -> RunReport {
+    let Some(run) = run_of(d) else { return RunReport::of(json!({})) };
     let by_type: serde_json::Map<String, Value> =
         run.events_by_type.iter().map(|(ty, n)| (ty.to_string(), json!(n))).collect();
     let gc: Vec<Value> = gc_summary(run)
@@ -38,9 +38,7 @@ pub fn ghc_json(d: &Dataset) -> Value {
         })
         .collect();
     let alloc = allocation(run);
-    json!({
-        "format": d.format,
-        "wall_ms": d.model.wall().map(|w| Ms(w).json()),
+    RunReport::of(json!({
         "ghc": {
             "events": run.events,
             "events_by_type": by_type,
@@ -57,7 +55,7 @@ pub fn ghc_json(d: &Dataset) -> Value {
             }),
             "marks": run.marks.len(),
         },
-    })
+    }))
 }
 
 /// The report as text: events, collections per generation, busiest threads.

@@ -7,7 +7,7 @@ use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
-use crate::run::Dataset;
+use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -26,13 +26,14 @@ fn op_json(o: &OpStats) -> Value {
 /// The report as JSON: the plan's critical path and blocking chain (as for
 /// every format), and `"mal"` with mal_analytics' row counts, plus
 /// `mal_executions`, `top_instructions`, `top_modules` and `threads`.
-pub fn mal_json(d: &Dataset) -> Value {
-    let mut v = YaReport::new(&d.model, d.format).json();
-    let Some(run) = run_of(d) else { return v };
-    if let Some(o) = v.as_object_mut() {
+pub fn mal_json(d: &Dataset) -> RunReport {
+    let mut r = YaReport::new(&d.model).report();
+    let Some(run) = run_of(d) else { return r };
+    if let Some(o) = r.own.as_object_mut() {
         o.remove("report");
         o.remove("stages");
     }
+    let v = &mut r.own;
     let c = &run.counts;
     v["mal"] = json!({
         "executions": c.executions, "events": c.events, "prerequisites": c.prerequisites,
@@ -61,7 +62,7 @@ pub fn mal_json(d: &Dataset) -> Value {
         "parallelism": (core.parallelism() * 100.0).round() / 100.0, "peak": core.peak,
         "idle_ms": Ms(core.idle.iter().map(|(a, b)| b - a).sum()).json(),
     });
-    v
+    r
 }
 
 /// The report as text.

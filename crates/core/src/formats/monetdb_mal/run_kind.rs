@@ -5,12 +5,11 @@ use super::report::{mal_json, mal_text};
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, TaskId};
-use crate::run::{Analysis, Dataset, RunKind};
+use crate::run::{Analysis, Dataset, RunKind, RunReport};
 use crate::view::RunView;
-use serde_json::Value;
 
 impl RunKind for MalRun {
-    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> Value {
+    fn report_json(&self, d: &Dataset, _join: Join<'_>) -> RunReport {
         mal_json(d)
     }
 

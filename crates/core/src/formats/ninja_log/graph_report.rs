@@ -10,8 +10,8 @@ use crate::model::{Model, Nanos, TaskId};
 use crate::numbers::{duration_label, group};
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
-use crate::run::Dataset;
-use serde_json::{json, Value};
+use crate::run::{Dataset, ReportPath, RunReport};
+use serde_json::{json, Map, Value};
 use std::cmp::Reverse;
 use std::fmt::Write;
 
@@ -56,7 +56,7 @@ pub fn ran_line(run: &NinjaRun, g: &BuildGraph) -> String {
 fn step_json(m: &Model, t: TaskId, gap: Option<Nanos>, g: &BuildGraph) -> Value {
     let task = m.task(t);
     json!({
-        "output": m.label(t), "slot": m.lanes()[task.lane.index()].name,
+        "name": m.uid(t), "output": m.label(t), "slot": m.lanes()[task.lane.index()].name,
         "start_ms": task.start.get().map(|s| Ms(s).json()), "end_ms": task.end.get().map(|e| Ms(e).json()),
         "duration_ms": Ms(task.duration().unwrap_or(0)).json(),
         "weighted_ms": Ms(g.weighted.get(t.index()).copied().unwrap_or(0)).json(),
@@ -65,21 +65,15 @@ fn step_json(m: &Model, t: TaskId, gap: Option<Nanos>, g: &BuildGraph) -> Value 
 }
 
 /// The report as JSON.
-pub fn graph_json(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> Value {
+pub fn graph_json(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> RunReport {
     let m = &d.model;
-    let r = YaReport::new(m, d.format);
-    json!({
-        "format": d.format,
-        "wall_ms": m.wall().map(|w| Ms(w).json()),
+    let r = YaReport::new(m);
+    let own = json!({
         "ninja": {
             "version": run.version,
             "build": g.build, "builds": g.builds, "edges_ran": run.builds.first().map_or(0, |b| b.edges),
             "manifest_edges": g.manifest_edges, "default_edges": g.default_edges, "dependencies": g.dependencies, "from_deps_log": g.from_deps_log,
             "unmatched_outputs": g.unmatched, "rebuild": g.rebuild,
-        },
-        "critical_path": {
-            "total_ms": Ms(r.ya.total).json(),
-            "steps": r.ya.tasks.iter().map(|&t| step_json(m, t, None, g)).collect::<Vec<_>>(),
         },
         "blocking_chain": {
             "total_ms": Ms(r.blocking.total).json(),
@@ -87,7 +81,11 @@ pub fn graph_json(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> Value {
         },
         "weighted_by_extension": by_extension_json(&g.by_extension),
         "weighted_longest": top_weighted(&g.weighted).iter().map(|&t| step_json(m, t, None, g)).collect::<Vec<_>>(),
-    })
+    });
+    // The path's steps are its tasks; `steps` keeps the name it had before.
+    let tasks: Vec<Value> = r.ya.tasks.iter().map(|&t| step_json(m, t, None, g)).collect();
+    let steps = Map::from_iter([("steps".to_owned(), json!(tasks))]);
+    RunReport { critical_path: Some(ReportPath { path: r.ya, tasks, own: steps }), ..RunReport::of(own) }
 }
 
 fn line(out: &mut String, m: &Model, t: TaskId, extra: &str) {
@@ -98,7 +96,7 @@ fn line(out: &mut String, m: &Model, t: TaskId, extra: &str) {
 /// The report as text.
 pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
     let m = &d.model;
-    let r = YaReport::new(m, d.format);
+    let r = YaReport::new(m);
     let mut out = String::new();
     let _ = writeln!(out, "ninja log v{} with its build graph: {}.", run.version, ran_line(run, g));
     let wall = run.builds.first().map_or(0, |b| b.wall);

@@ -9,8 +9,8 @@ use crate::model::TaskId;
 use crate::numbers::duration_label;
 use crate::numbers::group;
 use crate::report::ms::Ms;
-use crate::run::Dataset;
-use serde_json::{json, Value};
+use crate::run::{Dataset, RunReport};
+use serde_json::json;
 use std::cmp::Reverse;
 use std::fmt::Write;
 
@@ -28,16 +28,14 @@ fn longest(d: &Dataset) -> Vec<TaskId> {
 
 /// The report as JSON: `"ninja": {version, recompacted, builds: [...]}` and
 /// the longest edges.
-pub fn ninja_json(d: &Dataset) -> Value {
-    let Some(run) = run_of(d) else { return json!({"format": d.format}) };
+pub fn ninja_json(d: &Dataset) -> RunReport {
+    let Some(run) = run_of(d) else { return RunReport::of(json!({})) };
     if let Some(g) = &run.graph {
         return super::graph_report::graph_json(d, run, g);
     }
     let m = &d.model;
     let weighted = run.weighted.clone().unwrap_or_default();
-    json!({
-        "format": d.format,
-        "wall_ms": m.wall().map(|w| Ms(w).json()),
+    RunReport::of(json!({
         "ninja": {
             "version": run.version,
             "recompacted": run.recompacted,
@@ -55,7 +53,7 @@ pub fn ninja_json(d: &Dataset) -> Value {
             "output": m.label(t), "duration_ms": Ms(m.task(t).duration().unwrap_or(0)).json(),
             "weighted_ms": Ms(weighted.weighted[t.index()]).json(),
         })).collect::<Vec<_>>(),
-    })
+    }))
 }
 
 /// The report as text.

@@ -9,8 +9,8 @@ use crate::formats::starrocks_profile::run::StarRocksRun;
 use crate::numbers::duration_label;
 use crate::report::ms::Ms;
 use crate::report::ya::YaReport;
-use crate::run::Dataset;
-use serde_json::{json, Value};
+use crate::run::{Dataset, RunReport};
+use serde_json::json;
 use std::fmt::Write;
 
 /// Operators and skewed counters listed.
@@ -25,13 +25,14 @@ fn run_of(d: &Dataset) -> Option<&StarRocksRun> {
 /// `summary` and its plan `nodes` (largest first), plus
 /// `starrocks_pipelines`, `starrocks_skew`, `starrocks_checks` (failed
 /// ones) and `starrocks_hints`.
-pub fn starrocks_json(d: &Dataset) -> Value {
-    let mut v = YaReport::new(&d.model, d.format).json();
-    let Some(run) = run_of(d) else { return v };
-    if let Some(o) = v.as_object_mut() {
+pub fn starrocks_json(d: &Dataset) -> RunReport {
+    let mut r = YaReport::new(&d.model).report();
+    let Some(run) = run_of(d) else { return r };
+    if let Some(o) = r.own.as_object_mut() {
         o.remove("report");
         o.remove("stages");
     }
+    let v = &mut r.own;
     let failed: Vec<_> = run.checks.iter().filter(|c| !c.ok).collect();
     v["starrocks"] = json!({
         "query_id": run.query_id, "state": run.state, "total_ms": run.total.map(|t| Ms(t).json()),
@@ -63,7 +64,7 @@ pub fn starrocks_json(d: &Dataset) -> Value {
         .collect();
     v["starrocks_checks"] = json!(failed);
     v["starrocks_hints"] = json!(hints(run));
-    v
+    r
 }
 
 /// The report as text: the ANALYZE PROFILE layout, then longpole's own sections.

@@ -12,7 +12,8 @@ use crate::formats::chrome_trace::bazel::{BazelRun, PathStep};
 use crate::model::{Model, Nanos};
 use crate::numbers::duration_label;
 use crate::report::ms::Ms;
-use serde_json::{json, Value};
+use crate::run::{ReportPath, RunReport};
+use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
 fn step_json(m: &Model, s: &PathStep) -> Value {
@@ -25,10 +26,10 @@ fn step_json(m: &Model, s: &PathStep) -> Value {
     })
 }
 
-/// Puts Bazel's critical path in `v` as `critical_path` and
-/// `blocking_chain` (with each step's `gap_ms`); a profile without one
-/// keeps what `v` has.
-pub fn bazel_path_json(m: &Model, run: &BazelRun, v: &mut Value) {
+/// Puts Bazel's critical path in `r` as its critical path (its `source`
+/// `bazel`) and `blocking_chain` (with each step's `gap_ms`); a profile
+/// without one keeps what `r` has.
+pub fn bazel_path_json(m: &Model, run: &BazelRun, r: &mut RunReport) {
     let Some(p) = paths(m, run) else { return };
     let steps: Vec<Value> = run.path.iter().map(|s| step_json(m, s)).collect();
     let chain: Vec<Value> = steps
@@ -40,9 +41,10 @@ pub fn bazel_path_json(m: &Model, run: &BazelRun, v: &mut Value) {
             s
         })
         .collect();
-    v["critical_path"] = json!({"source": "bazel", "total_ms": Ms(p.critical.total).json(), "tasks": steps});
-    v["blocking_chain"] = json!({"source": "bazel", "total_ms": Ms(p.blocking.total).json(), "tasks": chain});
-    v["differences"] = json!([]);
+    r.own["blocking_chain"] = json!({"source": "bazel", "total_ms": Ms(p.blocking.total).json(), "tasks": chain});
+    r.own["differences"] = json!([]);
+    let own = Map::from_iter([("source".to_owned(), json!("bazel"))]);
+    r.critical_path = Some(ReportPath { path: p.critical, tasks: steps, own });
 }
 
 /// Bazel's critical path as `bazel analyze-profile` prints it (each
