@@ -75,6 +75,7 @@ pub fn read(raw: &[u8], diags: &mut Diagnostics) -> Result<CargoTimings, FormatE
     if let Some(at) = array_after(raw, b"CONCURRENCY_DATA") {
         let points = elements(raw, at, "cargo.concurrency-data", diags);
         out.summary.last_concurrency = points.last().and_then(|(_, p)| p.get("t")?.as_f64()).and_then(nanos);
+        out.summary.most_active = points.iter().filter_map(|(_, p)| p.get("active")?.as_u64()).max();
     }
     Ok(out)
 }
@@ -219,6 +220,7 @@ fn summary(raw: &[u8]) -> Summary {
         jobs: concurrency.as_deref().and_then(|c| number(c.split_once("jobs=")?.1)),
         total_time: cell("Total time"),
         last_concurrency: None,
+        most_active: None,
         profile: cell("Profile"),
         rustc: cell("rustc").map(|r| r.split("<br>").next().unwrap_or_default().to_owned()),
     }

@@ -153,6 +153,9 @@ pub struct Summary {
     /// The time of the page's last concurrency record: cargo's total time
     /// before rounding.
     pub last_concurrency: Option<Nanos>,
+    /// The largest `active` of the page's concurrency records: the units
+    /// running at once as cargo counts them for its "Max concurrency".
+    pub most_active: Option<u64>,
     /// The profile (`dev`, `release`).
     pub profile: Option<String>,
     /// The compiler (`rustc 1.95.0 (…)`).

@@ -169,7 +169,9 @@ pub fn reconcile(t: &CargoTimings, diags: &mut Diagnostics) -> (Model, CargoRun)
     }
     run.path = path(&owned, &by);
     run.path_total = span(&owned, &run.path);
-    run.max_concurrency = max_concurrency(&spans);
+    // Cargo counts its "Max concurrency" from its concurrency records; the
+    // units' rounded times can make two that ran together look apart.
+    run.max_concurrency = t.summary.most_active.unwrap_or_else(|| max_concurrency(&spans));
     run.sections = section_times(&owned);
     let last = owned.iter().map(Unit::end).max().unwrap_or(0);
     if !owned.is_empty() {
