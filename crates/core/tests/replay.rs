@@ -159,6 +159,33 @@ fn every_fixture_replays_itself_and_keeps_the_invariants() {
     }
 }
 
+/// The measurement of issue 36: B is A with one path task 5x slower (its
+/// uids renamed). B replayed with A's durations must come back to about
+/// A's wall time, not stay at B's: the copies made for a task wait for the
+/// task's other dependencies, as they did in the run, and so move with them.
+#[test]
+fn a_build_with_a_path_task_slowed_replays_back_to_its_own_wall() {
+    let (nodes, hosts, seed) = (3000, 24, 1);
+    let same = Rerun { seed: 7, jitter: 0.0, slow: vec![] };
+    let a = simulated(nodes, hosts, seed, same.clone(), false);
+    // A's longest run task on its path, as a node of the build graph.
+    let path = analysis_json(&a)["critical_path"]["tasks"].as_array().unwrap().clone();
+    let longest = path.iter().filter(|t| t["kind"] == "run").max_by_key(|t| t["duration_ms"].as_i64().unwrap()).unwrap();
+    let g = graph(&Config { nodes, hosts, seed, ..Config::default() });
+    let node = g.iter().position(|n| n.uid == longest["uid"].as_str().unwrap()).unwrap();
+    let b = simulated(nodes, hosts, seed, Rerun { slow: vec![(node, 5.0)], ..same }, true);
+    let (ab, ba) = (compared(&a, &b), compared(&b, &a));
+    let slowed = 4.0 * longest["duration_ms"].as_f64().unwrap();
+    assert!(ab.wall_ms.b - ab.wall_ms.a > slowed / 2.0, "the slowed task moved B's wall: {:?}", ab.wall_ms);
+    let back = ab.attribution.what_if_wall_ms;
+    assert!((back - ab.wall_ms.a).abs() < 0.02 * ab.wall_ms.a, "B with A's durations: {back} ms, A: {} ms", ab.wall_ms.a);
+    // And the other way round: A with B's durations takes about B's wall.
+    let forth = ba.attribution.what_if_wall_ms;
+    assert!((forth - ab.wall_ms.b).abs() < 0.02 * ab.wall_ms.b, "A with B's durations: {forth} ms, B: {} ms", ab.wall_ms.b);
+    // Unchanged, a run replays itself exactly.
+    assert_eq!(compared(&a, &a).attribution.what_if_wall_ms, ab.wall_ms.a);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 

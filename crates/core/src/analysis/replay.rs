@@ -10,10 +10,18 @@
 //! last line after the last task). With no duration changed, every start,
 //! every end and the wall time come back exactly.
 //!
+//! A transfer made for a task (a distbuild copy to the host the task was
+//! sent to: its target) also waits for what that task waits for other
+//! than its transfers. That is how it ran: the copies start once the task
+//! is placed, when all its dependencies are done. So a transfer of an
+//! early result, made late because its task waited for a slower
+//! dependency, moves with that dependency.
+//!
 //! Phases (a build stage, a query's whole span) and tasks without both
 //! times take no part: no task waits for them. A dependency that closes a
 //! cycle is ignored, so that every task is played after what it waits for.
 
+use super::replay_order::topological;
 use crate::model::{Model, Nanos, Role, TaskId};
 
 /// A run's schedule, ready to be replayed: its tasks in an order where a
@@ -28,9 +36,17 @@ pub struct Replay {
     /// Each position's start after the end of the last of its dependencies
     /// (without dependencies: its start), ns.
     gaps: Vec<Nanos>,
-    /// `deps[dep_start[p]..dep_start[p + 1]]`: the positions `p` waits for.
+    /// `deps[dep_start[p]..dep_start[p + 1]]`: the positions `p` waits for
+    /// itself, those that are not transfers made for it first.
     dep_start: Vec<u32>,
     deps: Vec<u32>,
+    /// For a transfer made for a task: that task's position, else `NONE`.
+    receiver: Vec<u32>,
+    /// For a receiving task: how many of its first dependencies its
+    /// transfers also wait for (those before its first transfer).
+    shared_len: Vec<u32>,
+    /// For a receiving task: its first transfer's position, else `NONE`.
+    first_transfer: Vec<u32>,
     /// The run's end less its last task's end, ns.
     tail: Nanos,
     /// The run's start, ns.
@@ -62,7 +78,8 @@ impl Replay {
         for (i, &(_, id)) in by_start.iter().enumerate() {
             pos[id.index()] = i as u32;
         }
-        let order = topological(model, &by_start, &pos);
+        let receiver = receivers(model, &by_start, &pos);
+        let order = topological(model, &by_start, &pos, &receiver);
         // Positions renumbered in the topological order.
         for (p, &i) in order.iter().enumerate() {
             pos[by_start[i as usize].1.index()] = p as u32;
@@ -70,21 +87,45 @@ impl Replay {
         let n = order.len();
         let mut r = Replay { dep_start: Vec::with_capacity(n + 1), ..Replay::default() };
         r.dep_start.push(0);
-        let end = |id: TaskId| model.task(id).end.get().unwrap_or(0);
+        r.receiver = order
+            .iter()
+            .map(|&i| receiver[i as usize])
+            .map(|x| if x == NONE { NONE } else { pos[by_start[x as usize].1.index()] })
+            .collect();
+        r.first_transfer = vec![NONE; n];
+        for (p, &x) in r.receiver.iter().enumerate() {
+            if x != NONE && r.first_transfer[x as usize] == NONE {
+                r.first_transfer[x as usize] = p as u32;
+            }
+        }
         for (p, &i) in order.iter().enumerate() {
             let id = by_start[i as usize].1;
-            let t = model.task(id);
             // Only what comes before it: an edge closing a cycle is dropped.
-            r.deps.extend(model.deps(id).iter().map(|d| pos[d.index()]).filter(|&d| d != NONE && (d as usize) < p));
+            // What its transfers also wait for goes first.
+            let first = r.first_transfer[p];
+            let mut own: Vec<(u8, u32)> = model
+                .deps(id)
+                .iter()
+                .map(|d| pos[d.index()])
+                .filter(|&d| d != NONE && (d as usize) < p)
+                .map(|d| (u8::from(r.receiver[d as usize] == p as u32) * 2 + u8::from(d >= first), d))
+                .collect();
+            own.sort_by_key(|&(class, _)| class);
+            r.shared_len.push(if first == NONE { 0 } else { own.iter().filter(|&&(c, _)| c == 0).count() as u32 });
+            r.deps.extend(own.iter().map(|&(_, d)| d));
             r.dep_start.push(r.deps.len() as u32);
-            let start = t.start.get().unwrap_or(0);
-            let ready = r.deps_of(p).iter().map(|&d| end(r.tasks[d as usize])).max();
-            r.gaps.push(start - ready.unwrap_or(0));
-            r.durations.push(t.duration().unwrap_or(0));
+            r.durations.push(model.task(id).duration().unwrap_or(0));
             r.tasks.push(id);
         }
+        let run_ends: Vec<Nanos> = r.tasks.iter().map(|&id| model.task(id).end.get().unwrap_or(0)).collect();
+        let mut gates = Gates::new(n);
+        r.gaps = (0..n)
+            .map(|p| {
+                model.task(r.tasks[p]).start.get().unwrap_or(0) - r.ready(p, &run_ends, &mut gates, None).unwrap_or(0)
+            })
+            .collect();
         let first = r.tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
-        let last = r.tasks.iter().map(|&id| end(id)).max().unwrap_or(first);
+        let last = run_ends.iter().copied().max().unwrap_or(first);
         let (origin, close) = window.unwrap_or((first, last));
         r.origin = origin;
         r.close = close;
@@ -130,12 +171,29 @@ impl Replay {
         &self.durations
     }
 
-    /// The positions `p` waits for (each before `p`).
-    pub fn deps_of(&self, p: usize) -> &[u32] {
+    /// The positions `p` waits for itself (each before `p`).
+    fn own_deps(&self, p: usize) -> &[u32] {
         &self.deps[self.dep_start[p] as usize..self.dep_start[p + 1] as usize]
     }
 
-    /// Position `p`'s start after the end of the last of its dependencies
+    /// What the transfers made for receiving task `x` also wait for.
+    fn shared(&self, x: usize) -> &[u32] {
+        let from = self.dep_start[x] as usize;
+        &self.deps[from..from + self.shared_len[x] as usize]
+    }
+
+    /// The positions `p` waits for (each before `p`): its dependencies and,
+    /// for a transfer made for a task, what that task waits for other than
+    /// its transfers.
+    pub fn waits_for(&self, p: usize) -> impl Iterator<Item = u32> + '_ {
+        let shared = match self.receiver[p] {
+            NONE => &[][..],
+            x => self.shared(x as usize),
+        };
+        self.own_deps(p).iter().chain(shared).copied()
+    }
+
+    /// Position `p`'s start after the end of the last of what it waits for
     /// (without dependencies: its start), ns.
     pub fn gap(&self, p: usize) -> Nanos {
         self.gaps[p]
@@ -146,12 +204,29 @@ impl Replay {
         !self.deps.is_empty()
     }
 
+    /// When what `p` waits for has ended, with `ends` known up to `p`
+    /// (`moved`: which of them moved, to say whether `p`'s gate did).
+    fn ready(&self, p: usize, ends: &[Nanos], gates: &mut Gates, moved: Option<&[bool]>) -> Option<Nanos> {
+        let own = self.own_deps(p).iter().map(|&d| ends[d as usize]).max();
+        match self.receiver[p] {
+            NONE => own,
+            x => own.max(gates.of(self, x as usize, ends, moved).0),
+        }
+    }
+
+    /// Whether anything `q` waits for moved.
+    fn any_moved(&self, q: usize, ends: &[Nanos], gates: &mut Gates, moved: &[bool]) -> bool {
+        self.own_deps(q).iter().any(|&d| moved[d as usize])
+            || (self.receiver[q] != NONE && gates.of(self, self.receiver[q] as usize, ends, Some(moved)).1)
+    }
+
     /// Every position's end with each task taking `durations` (by
     /// position), ns.
     pub fn ends(&self, durations: &[Nanos]) -> Vec<Nanos> {
         let mut ends = Vec::with_capacity(self.len());
+        let mut gates = Gates::new(self.len());
         for p in 0..self.len() {
-            let ready = self.deps_of(p).iter().map(|&d| ends[d as usize]).max().unwrap_or(0);
+            let ready = self.ready(p, &ends, &mut gates, None).unwrap_or(0);
             ends.push(ready + self.gaps[p] + durations[p]);
         }
         ends
@@ -159,17 +234,17 @@ impl Replay {
 
     /// The ends of [`Replay::ends`] with position `p`'s duration changed
     /// from `base`'s (the run's ends, or any earlier replay's) to
-    /// `duration`: only what follows `p` is played again, and only where a
-    /// dependency moved.
+    /// `duration`: only what follows `p` is played again, and only where
+    /// something it waits for moved.
     pub fn ends_with(&self, base: &[Nanos], durations: &[Nanos], p: usize, duration: Nanos) -> Vec<Nanos> {
         let mut ends = base.to_vec();
         let mut moved = vec![false; self.len()];
-        let ready = |ends: &[Nanos], q: usize| self.deps_of(q).iter().map(|&d| ends[d as usize]).max().unwrap_or(0);
-        ends[p] = ready(&ends, p) + self.gaps[p] + duration;
+        let mut gates = Gates::new(self.len());
+        ends[p] = self.ready(p, &ends, &mut Gates::new(self.len()), None).unwrap_or(0) + self.gaps[p] + duration;
         moved[p] = ends[p] != base[p];
         for q in p + 1..self.len() {
-            if self.deps_of(q).iter().any(|&d| moved[d as usize]) {
-                ends[q] = ready(&ends, q) + self.gaps[q] + durations[q];
+            if self.any_moved(q, &ends, &mut gates, &moved) {
+                ends[q] = self.ready(q, &ends, &mut gates, Some(&moved)).unwrap_or(0) + self.gaps[q] + durations[q];
                 moved[q] = ends[q] != base[q];
             }
         }
@@ -189,14 +264,14 @@ impl Replay {
     }
 
     /// The path of a replay's `ends`, first position first: from the task
-    /// that ended last (the first in order on a tie), back through the
-    /// dependency that ended last, to a task that waited for nothing.
+    /// that ended last (the first in order on a tie), back through what it
+    /// waited for that ended last, to a task that waited for nothing.
     pub fn path(&self, ends: &[Nanos]) -> Vec<usize> {
         let Some(mut at) = (0..ends.len()).max_by_key(|&p| (ends[p], std::cmp::Reverse(p))) else {
             return Vec::new();
         };
         let mut out = vec![at];
-        while let Some(&d) = self.deps_of(at).iter().max_by_key(|&&d| (ends[d as usize], std::cmp::Reverse(d))) {
+        while let Some(d) = self.waits_for(at).max_by_key(|&d| (ends[d as usize], std::cmp::Reverse(d))) {
             at = d as usize;
             out.push(at);
         }
@@ -205,59 +280,42 @@ impl Replay {
     }
 }
 
-/// The positions of `by_start` (tasks sorted by start, `pos` each model
-/// task's index there) in an order where a task comes after what it waits
-/// for: Kahn's algorithm, taking the earliest start that is ready; tasks on
-/// a cycle go in start order when nothing else is ready.
-fn topological(model: &Model, by_start: &[(Nanos, TaskId)], pos: &[u32]) -> Vec<u32> {
-    let n = by_start.len();
-    let dep_positions = |i: usize| model.deps(by_start[i].1).iter().map(|d| pos[d.index()]).filter(|&d| d != NONE);
-    let mut waiting: Vec<u32> = (0..n).map(|i| dep_positions(i).count() as u32).collect();
-    let mut dependants_start = vec![0u32; n + 1];
-    for i in 0..n {
-        for d in dep_positions(i) {
-            dependants_start[d as usize + 1] += 1;
-        }
+/// Each receiving task's gate in one replay: the last end among what its
+/// transfers also wait for, and whether it moved; worked out at its first
+/// transfer, when all of them are known, and kept for the others.
+struct Gates {
+    at: Vec<Option<(Option<Nanos>, bool)>>,
+}
+
+impl Gates {
+    /// No gate worked out yet, for a replay of `n` positions.
+    fn new(n: usize) -> Gates {
+        Gates { at: vec![None; n] }
     }
-    for i in 0..n {
-        dependants_start[i + 1] += dependants_start[i];
+
+    /// The gate of receiving task `x` of `replay`.
+    fn of(&mut self, replay: &Replay, x: usize, ends: &[Nanos], moved: Option<&[bool]>) -> (Option<Nanos>, bool) {
+        *self.at[x].get_or_insert_with(|| {
+            let shared = replay.shared(x);
+            let last = shared.iter().map(|&d| ends[d as usize]).max();
+            (last, moved.is_some_and(|m| shared.iter().any(|&d| m[d as usize])))
+        })
     }
-    let mut fill = dependants_start.clone();
-    let mut dependants = vec![0u32; dependants_start[n] as usize];
-    for i in 0..n {
-        for d in dep_positions(i) {
-            dependants[fill[d as usize] as usize] = i as u32;
-            fill[d as usize] += 1;
-        }
-    }
-    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<u32>> =
-        (0..n as u32).filter(|&i| waiting[i as usize] == 0).map(std::cmp::Reverse).collect();
-    let mut done = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    let mut next_unplaced = 0usize;
-    while order.len() < n {
-        let i = match ready.pop() {
-            Some(std::cmp::Reverse(i)) => i,
-            None => {
-                // Only cycles are left: the earliest unplaced task goes next.
-                while done[next_unplaced] {
-                    next_unplaced += 1;
-                }
-                next_unplaced as u32
-            }
-        };
-        if done[i as usize] {
-            continue;
-        }
-        done[i as usize] = true;
-        order.push(i);
-        for &q in &dependants[dependants_start[i as usize] as usize..dependants_start[i as usize + 1] as usize] {
-            let w = &mut waiting[q as usize];
-            *w = w.saturating_sub(1);
-            if *w == 0 && !done[q as usize] {
-                ready.push(std::cmp::Reverse(q));
+}
+
+/// For each task of `by_start` (sorted by start, `pos` each model task's
+/// index there): for a transfer, the index of the task it was made for,
+/// the one of its dependants whose uid is its target; else `NONE`.
+fn receivers(model: &Model, by_start: &[(Nanos, TaskId)], pos: &[u32]) -> Vec<u32> {
+    let mut receiver = vec![NONE; by_start.len()];
+    for (i, &(_, id)) in by_start.iter().enumerate() {
+        let uid = model.task(id).uid;
+        for d in model.deps(id) {
+            let t = model.task(*d);
+            if t.role == Role::Transfer && t.target() == Some(uid) && pos[d.index()] != NONE {
+                receiver[pos[d.index()] as usize] = i as u32;
             }
         }
     }
-    order
+    receiver
 }

@@ -40,7 +40,7 @@ pub fn replay_slack(replay: &Replay, durations: &[Nanos], ends: &[Nanos]) -> Vec
     let mut latest = vec![last; ends.len()];
     for p in (0..ends.len()).rev() {
         let ready_by = latest[p] - durations[p] - replay.gap(p);
-        for &d in replay.deps_of(p) {
+        for d in replay.waits_for(p) {
             let l = &mut latest[d as usize];
             *l = (*l).min(ready_by);
         }
