@@ -170,7 +170,8 @@ fn a_build_with_a_path_task_slowed_replays_back_to_its_own_wall() {
     let a = simulated(nodes, hosts, seed, same.clone(), false);
     // A's longest run task on its path, as a node of the build graph.
     let path = analysis_json(&a)["critical_path"]["tasks"].as_array().unwrap().clone();
-    let longest = path.iter().filter(|t| t["kind"] == "run").max_by_key(|t| t["duration_ms"].as_i64().unwrap()).unwrap();
+    let longest =
+        path.iter().filter(|t| t["kind"] == "run").max_by_key(|t| t["duration_ms"].as_i64().unwrap()).unwrap();
     let g = graph(&Config { nodes, hosts, seed, ..Config::default() });
     let node = g.iter().position(|n| n.uid == longest["uid"].as_str().unwrap()).unwrap();
     let b = simulated(nodes, hosts, seed, Rerun { slow: vec![(node, 5.0)], ..same }, true);
@@ -178,10 +179,22 @@ fn a_build_with_a_path_task_slowed_replays_back_to_its_own_wall() {
     let slowed = 4.0 * longest["duration_ms"].as_f64().unwrap();
     assert!(ab.wall_ms.b - ab.wall_ms.a > slowed / 2.0, "the slowed task moved B's wall: {:?}", ab.wall_ms);
     let back = ab.attribution.what_if_wall_ms;
-    assert!((back - ab.wall_ms.a).abs() < 0.02 * ab.wall_ms.a, "B with A's durations: {back} ms, A: {} ms", ab.wall_ms.a);
+    assert!(
+        (back - ab.wall_ms.a).abs() < 0.02 * ab.wall_ms.a,
+        "B with A's durations: {back} ms, A: {} ms",
+        ab.wall_ms.a
+    );
     // And the other way round: A with B's durations takes about B's wall.
     let forth = ba.attribution.what_if_wall_ms;
-    assert!((forth - ab.wall_ms.b).abs() < 0.02 * ab.wall_ms.b, "A with B's durations: {forth} ms, B: {} ms", ab.wall_ms.b);
+    assert!(
+        (forth - ab.wall_ms.b).abs() < 0.02 * ab.wall_ms.b,
+        "A with B's durations: {forth} ms, B: {} ms",
+        ab.wall_ms.b
+    );
+    // The slowed key leads the table, and going back saves about B's loss.
+    let top = &ab.tasks[0];
+    let saving = top.saving_if_back_ms.unwrap();
+    assert!((saving - ab.wall_ms.delta).abs() < 0.02 * ab.wall_ms.b, "{}: saving if back {saving} ms", top.key);
     // Unchanged, a run replays itself exactly.
     assert_eq!(compared(&a, &a).attribution.what_if_wall_ms, ab.wall_ms.a);
 }
@@ -215,6 +228,14 @@ proptest! {
         prop_assert!((x.shared_path_ms + y.shared_path_ms).abs() < 1e-6);
         prop_assert!((x.path_changes_ms + y.path_changes_ms).abs() < 1e-6);
         prop_assert!((x.waiting_ms + y.waiting_ms).abs() < 1e-6);
+        // A key of one task a side that got slower saves, going back, at
+        // least nothing and at most what it lost (a shorter task never
+        // lengthens the run, nor moves it by more than it shrank).
+        for t in ab.tasks.iter().filter(|t| t.a_count == 1.0 && t.b_count == 1.0 && t.delta_ms > 0.0) {
+            if let Some(saved) = t.saving_if_back_ms {
+                prop_assert!(saved >= 0.0 && saved <= t.delta_ms + 1e-6, "{}: {} of {}", t.key, saved, t.delta_ms);
+            }
+        }
         // Against itself, the what-if is the run, to the nanosecond.
         prop_assert_eq!(compared(&a, &a).attribution.what_if_wall_ms, ab.wall_ms.a);
     }

@@ -60,8 +60,10 @@ pub fn split(a: &Digest, b: &Digest) -> Split {
     s
 }
 
-/// The wall time of `b` replayed with `a`'s durations, task by task.
-pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
+/// A's duration for each of `b`'s replayed tasks, where it has one: B's
+/// tasks of a key take, one to one in order of start, the durations of A's
+/// tasks of that key, where A ran the key's tasks the same way.
+pub fn a_durations(b: &Digest, a: &Digest) -> Vec<Option<Nanos>> {
     let (rb, ra) = (&b.replay, &a.replay);
     // A's durations of each of its keys, in order of start.
     let a_starts = ra.starts(&ra.ends(ra.durations()), ra.durations());
@@ -79,16 +81,50 @@ pub fn what_if(b: &Digest, a: &Digest) -> Nanos {
     let b_starts = rb.starts(&rb.ends(rb.durations()), rb.durations());
     let mut order: Vec<(u32, Nanos, usize)> = (0..rb.len()).map(|p| (b.replay_keys[p], b_starts[p], p)).collect();
     order.sort_unstable();
-    let mut durations = rb.durations().to_vec();
+    let mut matched = vec![None; rb.len()];
     let mut nth = 0;
     for (i, &(key, _, p)) in order.iter().enumerate() {
         nth = if i > 0 && order[i - 1].0 == key { nth + 1 } else { 0 };
-        let matched = counterpart[key as usize].and_then(|k| a_by_key[k as usize].get(nth));
-        if let Some(&(_, _, d)) = matched {
-            durations[p] = d;
+        matched[p] = counterpart[key as usize].and_then(|k| a_by_key[k as usize].get(nth)).map(|&(_, _, d)| d);
+    }
+    matched
+}
+
+/// The wall time of `b` replayed with `a`'s durations (`matched`, from
+/// [`a_durations`]), task by task.
+pub fn what_if(b: &Digest, matched: &[Option<Nanos>]) -> Nanos {
+    let rb = &b.replay;
+    let durations: Vec<Nanos> = rb.durations().iter().zip(matched).map(|(&d, m)| m.unwrap_or(d)).collect();
+    rb.wall(&rb.ends(&durations))
+}
+
+/// What `b` would save if the tasks of each of `keys` (B's key ids) went
+/// back to A's durations (`matched`), one key at a time: B's wall time
+/// less its replay with only that key's tasks changed, ns, in the order of
+/// `keys`.
+pub fn savings_if_back(b: &Digest, matched: &[Option<Nanos>], keys: &[u32]) -> Vec<Nanos> {
+    let rb = &b.replay;
+    let mut slot: FastMap<u32, usize> = FastMap::default();
+    keys.iter().enumerate().for_each(|(i, &k)| {
+        slot.insert(k, i);
+    });
+    let mut positions: Vec<Vec<usize>> = vec![Vec::new(); keys.len()];
+    for p in 0..rb.len() {
+        if let Some(&i) = slot.get(&b.replay_keys[p]) {
+            positions[i].push(p);
         }
     }
-    rb.wall(&rb.ends(&durations))
+    let wall = rb.wall(&rb.ends(rb.durations()));
+    let mut durations = rb.durations().to_vec();
+    positions
+        .iter()
+        .map(|ps| {
+            ps.iter().for_each(|&p| durations[p] = matched[p].unwrap_or(durations[p]));
+            let saved = wall - rb.wall(&rb.ends(&durations));
+            ps.iter().for_each(|&p| durations[p] = rb.duration(p));
+            saved
+        })
+        .collect()
 }
 
 /// The two paths aligned: pairs of step indices (A's, B's), a step only on

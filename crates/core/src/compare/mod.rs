@@ -38,6 +38,10 @@ use crate::model::Nanos;
 use digest::Digest;
 use result::{AlignedStep, Attribution, CriticalPaths, Noise, Runs, TaskChange, Totals, Wall};
 
+/// How many of the first changes get their saving if B went back to A's
+/// time (one replay each).
+const SAVINGS_IF_BACK: usize = 100;
+
 /// How changes are told from noise.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -107,7 +111,8 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
 
     let split = attribution::split(rep_a, rep_b);
-    let what_if = attribution::what_if(rep_b, rep_a);
+    let matched_durations = attribution::a_durations(rep_b, rep_a);
+    let what_if = attribution::what_if(rep_b, &matched_durations);
     let (pa, pb) = (rep_a.path_time(), rep_b.path_time());
     // Critical in B and not in A: neither on A's path nor without slack there.
     let newly_critical = |k: &str| {
@@ -136,6 +141,20 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
         }
     };
     let order = rank(&keys, &verdicts, &effect);
+    // What B would save if each of the first changes went back to A's time.
+    let back: Vec<(usize, u32)> = order
+        .iter()
+        .map(|&n| n as usize)
+        .filter(|&n| verdicts[n].status != "within-noise" && verdicts[n].a_ms.is_some())
+        .filter_map(|n| keys[n].1.rep[1].map(|k| (n, k)))
+        .take(SAVINGS_IF_BACK)
+        .collect();
+    let back_keys: Vec<u32> = back.iter().map(|&(_, k)| k).collect();
+    let saving_if_back: FastMap<usize, f64> = back
+        .iter()
+        .zip(attribution::savings_if_back(rep_b, &matched_durations, &back_keys))
+        .map(|(&(n, _), saved)| (n, ms(saved)))
+        .collect();
     // The rows, in their order (half of them on each thread).
     let row = |i: usize, n: u32| {
         let ((k, r), v) = (&keys[n as usize], &verdicts[n as usize]);
@@ -156,6 +175,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             status: v.status,
             on_path,
             wall_effect_ms: effect(n as usize),
+            saving_if_back_ms: saving_if_back.get(&(n as usize)).copied(),
             rank: (v.status != "within-noise").then_some(i as u32 + 1),
             a_count: r.a_count as f64 / da.len() as f64,
             b_count: r.b_count as f64 / db.len() as f64,

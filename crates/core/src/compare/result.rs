@@ -129,6 +129,11 @@ pub struct TaskChange {
     pub on_path: &'static str,
     /// Its part in the wall time's change (see [`Attribution`]), ms.
     pub wall_effect_ms: f64,
+    /// What B's wall time would lose if this key's tasks went back to A's
+    /// durations, the rest of B as it ran (the replay), ms; for the first
+    /// changes only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saving_if_back_ms: Option<f64>,
     /// Its place among the changes (from 1); `None` within noise.
     pub rank: Option<u32>,
     /// Tasks under this key in A (a group of repeated or sharded tasks), per run.

@@ -178,8 +178,8 @@ pub fn compare_text(c: &Comparison) -> String {
     if !ranked.is_empty() {
         let _ = writeln!(
             o,
-            "  {:>4} {:>10} {:>8} {:>10} {:>10} {:<15} {:<5} key",
-            "#", "Δ", "Δ%", "on wall", "B", "status", "path"
+            "  {:>4} {:>10} {:>8} {:>10} {:>10} {:>10} {:<15} {:<5} key",
+            "#", "Δ", "Δ%", "on wall", "if back", "B", "status", "path"
         );
     }
     for t in ranked.iter().take(SHOWN) {
@@ -189,11 +189,12 @@ pub fn compare_text(c: &Comparison) -> String {
         };
         let _ = writeln!(
             o,
-            "  {:>4} {:>10} {:>8} {:>10} {:>10} {:<15} {:<5} {}{}",
+            "  {:>4} {:>10} {:>8} {:>10} {:>10} {:>10} {:<15} {:<5} {}{}",
             t.rank.unwrap_or(0),
             signed(t.delta_ms),
             percent(t.relative),
             signed(t.wall_effect_ms),
+            t.saving_if_back_ms.map_or("-".to_owned(), signed),
             t.b_ms.map_or("-".to_owned(), dur),
             status,
             t.on_path,

@@ -111,7 +111,7 @@ pub struct PathStep {
 }
 
 /// The table's columns; with several runs a side, [`TEST_COLUMNS`] follow.
-const COLUMNS: &[&str] = &["#", "key", "status", "path", "A", "B", "Δ", "Δ %", "on wall"];
+const COLUMNS: &[&str] = &["#", "key", "status", "path", "A", "B", "Δ", "Δ %", "on wall", "saved if back"];
 /// The tests' columns.
 const TEST_COLUMNS: &[&str] = &["p", "q", "test", "Welch p", "Δ % 95% CI", "MDE", "verdict"];
 
@@ -153,6 +153,7 @@ fn row(t: &TaskChange, tests: bool) -> Row {
         ms_cell(Some(t.delta_ms), signed),
         opt_number(t.relative, |r| percent(Some(r))),
         ms_cell(Some(t.wall_effect_ms), signed),
+        ms_cell(t.saving_if_back_ms, signed),
     ];
     if tests {
         cells.extend([
@@ -288,9 +289,9 @@ mod tests {
         assert_eq!(
             shown,
             [
-                vec!["1", "y.o", "changed", "both", "300 ms", "600 ms", "+300 ms", "+100.0%", "+300 ms"],
-                vec!["2", "w.o", "only-b", "none", "", "120 ms", "+120 ms", "", "0"],
-                vec!["", "x.o", "within-noise", "none", "100 ms", "100 ms", "0", "+0.0%", "0"],
+                vec!["1", "y.o", "changed", "both", "300 ms", "600 ms", "+300 ms", "+100.0%", "+300 ms", "+300 ms"],
+                vec!["2", "w.o", "only-b", "none", "", "120 ms", "+120 ms", "", "0", ""],
+                vec!["", "x.o", "within-noise", "none", "100 ms", "100 ms", "0", "+0.0%", "0", ""],
             ]
         );
         assert_eq!(v.table.headers.len(), COLUMNS.len());
