@@ -380,3 +380,62 @@ fn rewrite_gives_back_a_starrocks_profile_byte_for_byte() {
     assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&input).unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `whatif` on the distbuild example with its build graph, against times
+/// worked out by hand from the log: A (2 s) ran before C was placed, and
+/// C's copies (B's result, 1 s) started only then, so A made 2 s twice as
+/// fast brings C 1 s earlier; C itself halved saves its 500 ms.
+#[test]
+fn whatif_replays_the_distbuild_example_as_worked_out_by_hand() {
+    let graph = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/corpus-distbuild-graph.json");
+    let whatif = |faster: &str| {
+        let out = Command::cargo_bin("longpole")
+            .unwrap()
+            .args(["whatif", "--format", "json", "--faster", faster])
+            .arg(corpus("distbuild/example.log"))
+            .arg(&graph)
+            .output()
+            .unwrap();
+        (out.status.success(), serde_json::from_slice::<serde_json::Value>(&out.stdout).ok(), out.stderr)
+    };
+    let (ok, v, _) = whatif("a.cpp=0.5");
+    let v = v.filter(|_| ok).unwrap();
+    assert_eq!(
+        (v["wall_ms"].as_f64(), v["what_if_wall_ms"].as_f64(), v["saved_ms"].as_f64()),
+        (Some(4730.0), Some(3730.0), Some(1000.0))
+    );
+    let path: Vec<(&str, f64, f64)> = v["critical_path"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap(), t["start_ms"].as_f64().unwrap(), t["end_ms"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(
+        path,
+        [
+            ("[prepare:repository:$(SOURCE_ROOT)] host1", 1000.0, 1500.0),
+            ("a.cpp", 1700.0, 2700.0),
+            ("copy(host2 -> host1) result of B", 2720.0, 3720.0),
+            ("prog", 3730.0, 4730.0),
+        ]
+    );
+    let (ok, v, _) = whatif("prog=0.5");
+    assert!(ok);
+    assert_eq!(v.unwrap()["saved_ms"].as_f64(), Some(500.0));
+    // An ambiguous key lists its candidates and fails.
+    let (ok, _, err) = whatif("copy=0.5");
+    let err = String::from_utf8(err).unwrap();
+    assert!(!ok && err.contains("result of A") && err.contains("result of B"), "{err}");
+}
+
+#[test]
+fn whatif_says_why_a_log_without_dependencies_cannot_be_replayed() {
+    let out = Command::cargo_bin("longpole")
+        .unwrap()
+        .args(["whatif", "--faster", "x=0.5"])
+        .arg(corpus("ninja-log/kati-v5.ninja_log"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success() && err.contains("no run here records dependencies"), "{err}");
+}

@@ -73,12 +73,11 @@ fn chosen(key: &str, names: &[(String, &str)], keys: &[&str]) -> Result<Vec<usiz
 }
 
 /// A path in the common shape: `{total_ms, tasks: [{name, lane, start_ms,
-/// end_ms, duration_ms}]}`, times from the run's start.
+/// end_ms, duration_ms}]}`, on the log's own clock, as `analyze` gives it.
 pub fn path_json(m: &Model, replay: &Replay, path: &[usize], ends: &[Nanos], durations: &[Nanos]) -> Value {
-    let origin = replay.window().0;
-    let start = |p: usize| ends[p] - durations[p] - origin;
+    let start = |p: usize| ends[p] - durations[p];
     let total = match (path.first(), path.last()) {
-        (Some(&a), Some(&b)) => ends[b] - origin - start(a),
+        (Some(&a), Some(&b)) => ends[b] - start(a),
         _ => 0,
     };
     let tasks: Vec<Value> = path
@@ -87,7 +86,7 @@ pub fn path_json(m: &Model, replay: &Replay, path: &[usize], ends: &[Nanos], dur
             let t = replay.task(p);
             json!({
                 "name": m.label(t), "lane": m.lanes()[m.task(t).lane.index()].name,
-                "start_ms": Ms(start(p)).json(), "end_ms": Ms(ends[p] - origin).json(), "duration_ms": Ms(durations[p]).json(),
+                "start_ms": Ms(start(p)).json(), "end_ms": Ms(ends[p]).json(), "duration_ms": Ms(durations[p]).json(),
             })
         })
         .collect();
