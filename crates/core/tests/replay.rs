@@ -129,6 +129,15 @@ fn check_changes(r: &Replay, picks: &[(usize, u64)], at: &str) {
         zero[p] = 0;
         let lever = drags.lever(p);
         assert_eq!(lever.drag, wall - r.wall(&r.ends(&zero)), "{at}: drag");
+        if s == 0 && r.duration(p) > 0 {
+            // The quick player's next pole and halving: those of full replays.
+            let on_path: Vec<usize> = drags.path().to_vec();
+            let next = r.path(&r.ends(&zero)).into_iter().find(|q| !on_path.contains(q)).map(|q| r.task(q));
+            assert_eq!(lever.next_pole, next, "{at}: next pole");
+            let mut half = r.durations().to_vec();
+            half[p] = r.duration(p) / 2;
+            assert_eq!(lever.saved_if_halved, wall - r.wall(&r.ends(&half)), "{at}: saved if halved");
+        }
         assert!((0..=r.duration(p)).contains(&lever.drag), "{at}: drag {}", lever.drag);
         assert!(lever.saved_if_halved <= lever.drag && lever.saved_if_halved >= 0, "{at}");
         if s > 0 {

@@ -13,6 +13,7 @@
 //! run is unchanged), so its drag is 0 without a replay.
 
 use super::replay::Replay;
+use super::replay_change::Player;
 use super::slack::replay_slack;
 use crate::model::{Nanos, TaskId};
 
@@ -66,22 +67,20 @@ impl<'a> Drags<'a> {
         self.slack[p]
     }
 
-    /// The wall time saved with position `p` taking `duration`, and the
-    /// replay's ends.
-    fn saved(&self, p: usize, duration: Nanos) -> (Nanos, Vec<Nanos>) {
-        let ends = self.replay.ends_with(&self.ends, self.replay.durations(), p, duration);
-        (self.wall - self.replay.wall(&ends), ends)
-    }
-
     /// Position `p`'s figures.
     pub fn lever(&self, p: usize) -> Lever {
+        self.lever_with(&mut Player::new(self.replay, &self.ends), p)
+    }
+
+    /// Position `p`'s figures, played on `player`.
+    fn lever_with(&self, player: &mut Player<'_>, p: usize) -> Lever {
         let (task, duration, slack) = (self.replay.task(p), self.replay.duration(p), self.slack[p]);
         if slack > 0 || duration == 0 {
             return Lever { task, duration, slack, drag: 0, saved_if_halved: 0, next_pole: None };
         }
-        let (drag, ends) = self.saved(p, 0);
-        let next_pole = self.replay.path(&ends).into_iter().find(|&q| !self.on_path[q]).map(|q| self.replay.task(q));
-        let (saved_if_halved, _) = self.saved(p, duration / 2);
+        let drag = self.wall - player.play(p, 0);
+        let next_pole = player.path().into_iter().find(|&q| !self.on_path[q]).map(|q| self.replay.task(q));
+        let saved_if_halved = self.wall - player.play(p, duration / 2);
         Lever { task, duration, slack, drag, saved_if_halved, next_pole }
     }
 
@@ -94,7 +93,9 @@ impl<'a> Drags<'a> {
             off.select_nth_unstable_by_key(others, longest);
             off.truncate(others);
         }
-        let mut out: Vec<(usize, Lever)> = self.path.iter().chain(&off).map(|&p| (p, self.lever(p))).collect();
+        let mut player = Player::new(self.replay, &self.ends);
+        let mut out: Vec<(usize, Lever)> =
+            self.path.iter().chain(&off).map(|&p| (p, self.lever_with(&mut player, p))).collect();
         out.sort_by_key(|(p, l)| (std::cmp::Reverse(l.drag), std::cmp::Reverse(l.duration), *p));
         out.into_iter().map(|(_, l)| l).collect()
     }

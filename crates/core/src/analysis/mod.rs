@@ -6,6 +6,7 @@ pub mod drag;
 pub mod graph;
 pub mod no_path;
 pub mod replay;
+pub mod replay_change;
 pub mod replay_order;
 pub mod slack;
 pub mod task_key;

@@ -120,9 +120,7 @@ impl Replay {
         let run_ends: Vec<Nanos> = r.tasks.iter().map(|&id| model.task(id).end.get().unwrap_or(0)).collect();
         let mut gates = Gates::new(n);
         r.gaps = (0..n)
-            .map(|p| {
-                model.task(r.tasks[p]).start.get().unwrap_or(0) - r.ready(p, &run_ends, &mut gates, None).unwrap_or(0)
-            })
+            .map(|p| model.task(r.tasks[p]).start.get().unwrap_or(0) - r.ready(p, &run_ends, &mut gates).unwrap_or(0))
             .collect();
         let first = r.tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
         let last = run_ends.iter().copied().max().unwrap_or(first);
@@ -172,12 +170,18 @@ impl Replay {
     }
 
     /// The positions `p` waits for itself (each before `p`).
-    fn own_deps(&self, p: usize) -> &[u32] {
+    pub fn own_deps(&self, p: usize) -> &[u32] {
         &self.deps[self.dep_start[p] as usize..self.dep_start[p + 1] as usize]
     }
 
-    /// What the transfers made for receiving task `x` also wait for.
-    fn shared(&self, x: usize) -> &[u32] {
+    /// For a transfer made for a task, that task's position.
+    pub fn receiver(&self, p: usize) -> Option<usize> {
+        Some(self.receiver[p]).filter(|&x| x != NONE).map(|x| x as usize)
+    }
+
+    /// What the transfers made for receiving task `x` also wait for (each
+    /// before its first transfer).
+    pub fn shared(&self, x: usize) -> &[u32] {
         let from = self.dep_start[x] as usize;
         &self.deps[from..from + self.shared_len[x] as usize]
     }
@@ -204,20 +208,13 @@ impl Replay {
         !self.deps.is_empty()
     }
 
-    /// When what `p` waits for has ended, with `ends` known up to `p`
-    /// (`moved`: which of them moved, to say whether `p`'s gate did).
-    fn ready(&self, p: usize, ends: &[Nanos], gates: &mut Gates, moved: Option<&[bool]>) -> Option<Nanos> {
+    /// When what `p` waits for has ended, with `ends` known up to `p`.
+    fn ready(&self, p: usize, ends: &[Nanos], gates: &mut Gates) -> Option<Nanos> {
         let own = self.own_deps(p).iter().map(|&d| ends[d as usize]).max();
         match self.receiver[p] {
             NONE => own,
-            x => own.max(gates.of(self, x as usize, ends, moved).0),
+            x => own.max(gates.of(self, x as usize, ends)),
         }
-    }
-
-    /// Whether anything `q` waits for moved.
-    fn any_moved(&self, q: usize, ends: &[Nanos], gates: &mut Gates, moved: &[bool]) -> bool {
-        self.own_deps(q).iter().any(|&d| moved[d as usize])
-            || (self.receiver[q] != NONE && gates.of(self, self.receiver[q] as usize, ends, Some(moved)).1)
     }
 
     /// Every position's end with each task taking `durations` (by
@@ -226,27 +223,8 @@ impl Replay {
         let mut ends = Vec::with_capacity(self.len());
         let mut gates = Gates::new(self.len());
         for p in 0..self.len() {
-            let ready = self.ready(p, &ends, &mut gates, None).unwrap_or(0);
+            let ready = self.ready(p, &ends, &mut gates).unwrap_or(0);
             ends.push(ready + self.gaps[p] + durations[p]);
-        }
-        ends
-    }
-
-    /// The ends of [`Replay::ends`] with position `p`'s duration changed
-    /// from `base`'s (the run's ends, or any earlier replay's) to
-    /// `duration`: only what follows `p` is played again, and only where
-    /// something it waits for moved.
-    pub fn ends_with(&self, base: &[Nanos], durations: &[Nanos], p: usize, duration: Nanos) -> Vec<Nanos> {
-        let mut ends = base.to_vec();
-        let mut moved = vec![false; self.len()];
-        let mut gates = Gates::new(self.len());
-        ends[p] = self.ready(p, &ends, &mut Gates::new(self.len()), None).unwrap_or(0) + self.gaps[p] + duration;
-        moved[p] = ends[p] != base[p];
-        for q in p + 1..self.len() {
-            if self.any_moved(q, &ends, &mut gates, &moved) {
-                ends[q] = self.ready(q, &ends, &mut gates, Some(&moved)).unwrap_or(0) + self.gaps[q] + durations[q];
-                moved[q] = ends[q] != base[q];
-            }
         }
         ends
     }
@@ -267,9 +245,15 @@ impl Replay {
     /// that ended last (the first in order on a tie), back through what it
     /// waited for that ended last, to a task that waited for nothing.
     pub fn path(&self, ends: &[Nanos]) -> Vec<usize> {
-        let Some(mut at) = (0..ends.len()).max_by_key(|&p| (ends[p], std::cmp::Reverse(p))) else {
+        let Some(at) = (0..ends.len()).max_by_key(|&p| (ends[p], std::cmp::Reverse(p))) else {
             return Vec::new();
         };
+        self.path_from(at, ends)
+    }
+
+    /// The path of a replay's `ends` that ends at position `at`, first
+    /// position first: back through what each waited for that ended last.
+    pub fn path_from(&self, mut at: usize, ends: &[Nanos]) -> Vec<usize> {
         let mut out = vec![at];
         while let Some(d) = self.waits_for(at).max_by_key(|&d| (ends[d as usize], std::cmp::Reverse(d))) {
             at = d as usize;
@@ -281,10 +265,10 @@ impl Replay {
 }
 
 /// Each receiving task's gate in one replay: the last end among what its
-/// transfers also wait for, and whether it moved; worked out at its first
-/// transfer, when all of them are known, and kept for the others.
+/// transfers also wait for, worked out at its first transfer, when all of
+/// them are known, and kept for the others.
 struct Gates {
-    at: Vec<Option<(Option<Nanos>, bool)>>,
+    at: Vec<Option<Option<Nanos>>>,
 }
 
 impl Gates {
@@ -294,12 +278,8 @@ impl Gates {
     }
 
     /// The gate of receiving task `x` of `replay`.
-    fn of(&mut self, replay: &Replay, x: usize, ends: &[Nanos], moved: Option<&[bool]>) -> (Option<Nanos>, bool) {
-        *self.at[x].get_or_insert_with(|| {
-            let shared = replay.shared(x);
-            let last = shared.iter().map(|&d| ends[d as usize]).max();
-            (last, moved.is_some_and(|m| shared.iter().any(|&d| m[d as usize])))
-        })
+    fn of(&mut self, replay: &Replay, x: usize, ends: &[Nanos]) -> Option<Nanos> {
+        *self.at[x].get_or_insert_with(|| replay.shared(x).iter().map(|&d| ends[d as usize]).max())
     }
 }
 
