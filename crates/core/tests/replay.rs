@@ -130,10 +130,14 @@ fn check_changes(r: &Replay, picks: &[(usize, u64)], at: &str) {
         let lever = drags.lever(p);
         assert_eq!(lever.drag, wall - r.wall(&r.ends(&zero)), "{at}: drag");
         if s == 0 && r.duration(p) > 0 {
-            // The quick player's next pole and halving: those of full replays.
-            let on_path: Vec<usize> = drags.path().to_vec();
-            let next = r.path(&r.ends(&zero)).into_iter().find(|q| !on_path.contains(q)).map(|q| r.task(q));
-            assert_eq!(lever.next_pole, next, "{at}: next pole");
+            // The next pole is off the old path and on a path of the run
+            // without the task (no slack there); halving saves what a full
+            // replay says.
+            if let Some(next) = lever.next_pole {
+                let q = (0..r.len()).find(|&q| r.task(q) == next).unwrap();
+                assert!(!drags.path().contains(&q), "{at}: next pole on the old path");
+                assert_eq!(replay_slack(r, &zero, &r.ends(&zero))[q], 0, "{at}: next pole with slack");
+            }
             let mut half = r.durations().to_vec();
             half[p] = r.duration(p) / 2;
             assert_eq!(lever.saved_if_halved, wall - r.wall(&r.ends(&half)), "{at}: saved if halved");
@@ -144,8 +148,22 @@ fn check_changes(r: &Replay, picks: &[(usize, u64)], at: &str) {
             assert_eq!(lever.drag, 0, "{at}: drag with slack");
         }
     }
-    // On the path, no slack.
+    // On the path, no slack; every path task's drag and saving if halved
+    // (worked out from the chains around it) are those of full replays.
     assert!(drags.path().iter().all(|&p| slack[p] == 0), "{at}: slack on the path");
+    for &p in drags.path() {
+        let lever = drags.lever(p);
+        let without = |d: Nanos| {
+            let mut changed = r.durations().to_vec();
+            changed[p] = d;
+            wall - r.wall(&r.ends(&changed))
+        };
+        assert_eq!(
+            (lever.drag, lever.saved_if_halved),
+            (without(0), without(r.duration(p) / 2)),
+            "{at}: path task {p}"
+        );
+    }
 }
 
 fn compared(a: &Analysis, b: &Analysis) -> Comparison {

@@ -12,6 +12,7 @@
 //! longest chain through it ends before the run does, and the rest of the
 //! run is unchanged), so its drag is 0 without a replay.
 
+use super::detour::Detours;
 use super::replay::Replay;
 use super::replay_change::Player;
 use super::slack::replay_slack;
@@ -69,15 +70,36 @@ impl<'a> Drags<'a> {
 
     /// Position `p`'s figures.
     pub fn lever(&self, p: usize) -> Lever {
-        self.lever_with(&mut Player::new(self.replay, &self.ends), p)
+        let detours = self.on_path[p].then(|| Detours::new(self.replay, &self.ends, &self.path));
+        self.lever_with(&mut None, detours.as_ref(), p)
     }
 
-    /// Position `p`'s figures, played on `player`.
-    fn lever_with(&self, player: &mut Player<'_>, p: usize) -> Lever {
+    /// Position `p`'s figures: a path task's from the `detours` around the
+    /// path, any other's played on `player` (made when first needed).
+    fn lever_with<'s>(&'s self, player: &mut Option<Player<'s>>, detours: Option<&Detours>, p: usize) -> Lever {
         let (task, duration, slack) = (self.replay.task(p), self.replay.duration(p), self.slack[p]);
         if slack > 0 || duration == 0 {
             return Lever { task, duration, slack, drag: 0, saved_if_halved: 0, next_pole: None };
         }
+        let on_path = self.path.binary_search(&p).ok().filter(|_| self.on_path[p]);
+        if let (Some(i), Some(detours)) = (on_path, detours) {
+            let last = self.ends.iter().copied().max().unwrap_or(0);
+            let without = detours.longest_without(i);
+            let saved = |by: Nanos| by.min(without.map_or(by, |w| last - w));
+            let next_pole = without
+                .filter(|&w| w > last - duration)
+                .and_then(|_| detours.chain(self.replay, &self.ends, i).into_iter().find(|&q| !self.on_path[q]))
+                .map(|q| self.replay.task(q));
+            return Lever {
+                task,
+                duration,
+                slack,
+                drag: saved(duration),
+                saved_if_halved: saved(duration - duration / 2),
+                next_pole,
+            };
+        }
+        let player = player.get_or_insert_with(|| Player::new(self.replay, &self.ends));
         let drag = self.wall - player.play(p, 0);
         let next_pole = player.path().into_iter().find(|&q| !self.on_path[q]).map(|q| self.replay.task(q));
         let saved_if_halved = self.wall - player.play(p, duration / 2);
@@ -93,9 +115,10 @@ impl<'a> Drags<'a> {
             off.select_nth_unstable_by_key(others, longest);
             off.truncate(others);
         }
-        let mut player = Player::new(self.replay, &self.ends);
+        let detours = Detours::new(self.replay, &self.ends, &self.path);
+        let mut player = None;
         let mut out: Vec<(usize, Lever)> =
-            self.path.iter().chain(&off).map(|&p| (p, self.lever_with(&mut player, p))).collect();
+            self.path.iter().chain(&off).map(|&p| (p, self.lever_with(&mut player, Some(&detours), p))).collect();
         out.sort_by_key(|(p, l)| (std::cmp::Reverse(l.drag), std::cmp::Reverse(l.duration), *p));
         out.into_iter().map(|(_, l)| l).collect()
     }

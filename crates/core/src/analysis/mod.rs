@@ -2,6 +2,7 @@
 //! of any format's own structures.
 
 pub mod critical_path;
+pub mod detour;
 pub mod drag;
 pub mod graph;
 pub mod no_path;
