@@ -47,6 +47,8 @@ pub struct WhatIfView {
     pub before: Nanos,
     /// Its duration in the replay, ns.
     pub after: Nanos,
+    /// The run's start, ns (its wall times are from it).
+    pub origin: Nanos,
     /// The run's wall time, ns.
     pub wall: Nanos,
     /// The replay's wall time, ns.
@@ -144,6 +146,7 @@ impl WhatIfs {
             speedup,
             before: r.duration(p),
             after,
+            origin: r.window().0,
             wall: self.wall,
             what_if_wall,
             saved: self.wall - what_if_wall,
