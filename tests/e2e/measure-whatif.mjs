@@ -16,27 +16,11 @@
 // Prints the task count, then median and min–max of the steps (and of the
 // first step, which prepares the replay) as JSON.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openApp, ROOT } from './harness.mjs';
+import { openApp, simulatedBuild, stats } from './harness.mjs';
 
 const nodes = Number(process.argv[2] ?? 35000);
 const runs = Number(process.argv[3] ?? 5);
-const log = join(tmpdir(), `longpole-whatif-${nodes}.log`);
-const graph = join(tmpdir(), `longpole-whatif-${nodes}.graph.json`);
-if (!existsSync(log) || !existsSync(graph)) {
-  execFileSync('cargo', ['build', '--release', '-q', '-p', 'longpole-distbuild-sim'], { cwd: ROOT, stdio: 'inherit' });
-  execFileSync(join(ROOT, 'target/release/distbuild-sim'), ['--nodes', String(nodes), '--hosts', '200', '--slots', '8', '--log', log, '--graph', graph], { stdio: 'inherit' });
-}
-
-/** Median and range of `xs`, rounded to 0.1 ms. */
-function stats(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const r = (x) => Math.round(x * 10) / 10;
-  return { median: r(s[Math.floor(s.length / 2)]), min: r(s[0]), max: r(s[s.length - 1]), n: s.length };
-}
+const { log, graph } = simulatedBuild(nodes, 'whatif');
 
 /** Moves the slider to `n` % and times it until the frame showing its result has ended, ms. */
 const step = (page, n) =>
