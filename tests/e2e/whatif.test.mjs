@@ -112,16 +112,18 @@ test('a host sets the what-if through the embed API and reads longpole whatif\'s
     await page.goto(`http://127.0.0.1:${docs.address().port}/`);
     await page.frameLocator('#build iframe').getByTestId('analysis-ready').waitFor({ timeout: 120_000 });
     const summary = await page.evaluate(() => document.getElementById('build').getSummary());
-    // The longest path step whose uid names that one task.
+    // The longest path step whose name the CLI takes for that one task,
+    // selected by its key (uid and start: a copy shares its uid).
     const files = YA.map((f) => join(ROOT, 'samples', f));
-    const { uid, cli } = summary.critical_path.top
-      .map((s) => ({ uid: s.uid, cli: cliWhatIf(files, s.uid) }))
+    const { step, cli } = summary.critical_path.top
+      .map((s) => ({ step: s, cli: cliWhatIf(files, s.label) }))
       .find((c) => c.cli.changed.length === 1);
-    await page.evaluate(([uid, speedup]) => document.getElementById('build').setWhatIf({ select: uid, speedup }), [uid, SPEEDUP]);
+    const key = { uid: step.uid, start: step.start_ns };
+    await page.evaluate(([key, speedup]) => document.getElementById('build').setWhatIf({ select: key, speedup }), [key, SPEEDUP]);
     await page.waitForFunction(() => window.__whatif.length > 0, null, { timeout: 60_000 });
     const read = await page.evaluate(() => document.getElementById('build').getWhatIf());
     assert.equal(read.speedup, SPEEDUP);
-    assert.equal(read.key.uid, uid);
+    assert.equal(read.key.uid, step.uid);
     assert.deepEqual(figures(read), figures(cli));
     assert.deepEqual(figures(await page.evaluate(() => window.__whatif.at(-1))), figures(cli));
     // Back to as it was.
