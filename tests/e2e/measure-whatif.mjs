@@ -13,8 +13,10 @@
 // largest lever and moves its slider through 20 steps (5 % to 100 %). A
 // step is timed inside the page (a timer queued from the next animation
 // frame after the result shows), so the automation's latency is not in it.
-// Prints the task count, then median and min–max of the steps (and of the
-// first step, which prepares the replay) as JSON.
+// Prints median and min–max of the steps (and of the first step after the
+// task's click, which asked for its slack and drag and so prepared the
+// replay) as JSON. `longpole analyze` counts the tasks of the default
+// build: 35,000 runs, 65,996 copies and 467 prepares, 101,463 in all.
 
 import { openApp, simulatedBuild, stats } from './harness.mjs';
 
@@ -41,7 +43,6 @@ const step = (page, n) =>
 
 const first = [];
 const steps = [];
-let tasks = 0;
 for (let run = 0; run < runs; run += 1) {
   const app = await openApp();
   const { page } = app;
@@ -49,7 +50,6 @@ for (let run = 0; run < runs; run += 1) {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByTestId('file-input').setInputFiles([log, graph]);
     await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
-    tasks = await page.evaluate(() => document.querySelector('[data-testid=run]')?.innerText.match(/([\d,]+) tasks/)?.[1] ?? '?');
     await page.getByTestId('show-levers').click();
     await page.getByTestId('lever').first().waitFor({ timeout: 300_000 });
     await page.getByTestId('lever').first().click();
@@ -60,4 +60,4 @@ for (let run = 0; run < runs; run += 1) {
     await app.close();
   }
 }
-console.log(JSON.stringify({ nodes, tasks, runs, first_step_ms: stats(first), step_ms: stats(steps) }, null, 1));
+console.log(JSON.stringify({ nodes, runs, first_step_ms: stats(first), step_ms: stats(steps) }, null, 1));
