@@ -108,3 +108,12 @@ export function stats(xs) {
   const r = (x) => Math.round(x * 10) / 10;
   return { median: r(s[Math.floor(s.length / 2)]), min: r(s[0]), max: r(s[s.length - 1]), n: s.length };
 }
+
+/** The app at 1400 × 900 with `files` given and analysed (a measuring script's run). */
+export async function openBuild(files) {
+  const app = await openApp();
+  await app.page.setViewportSize({ width: 1400, height: 900 });
+  await app.page.getByTestId('file-input').setInputFiles(files);
+  await app.page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
+  return app;
+}

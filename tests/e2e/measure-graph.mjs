@@ -14,7 +14,7 @@
 // from the next animation frame), so the automation's latency is not in
 // it. Prints median and min–max per measure as JSON.
 
-import { openApp, simulatedBuild, stats } from './harness.mjs';
+import { openBuild, simulatedBuild, stats } from './harness.mjs';
 
 const nodes = Number(process.argv[2] ?? 100000);
 const runs = Number(process.argv[3] ?? 5);
@@ -24,12 +24,9 @@ const opening = [];
 const views = { wheel: [], drag: [], keys: [], fit: [], 'fit-node': [] };
 let drawn = {};
 for (let run = 0; run < runs; run += 1) {
-  const app = await openApp();
+  const app = await openBuild([log, graph]);
   const { page } = app;
   try {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.getByTestId('file-input').setInputFiles([log, graph]);
-    await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
     // The tab's click and the graph's first painted frame, both on the page's clock.
     await page.evaluate(() => {
       window.__g = {};

@@ -18,7 +18,7 @@
 // replay) as JSON. `longpole analyze` counts the tasks of the default
 // build: 35,000 runs, 65,996 copies and 467 prepares, 101,463 in all.
 
-import { openApp, simulatedBuild, stats } from './harness.mjs';
+import { openBuild, simulatedBuild, stats } from './harness.mjs';
 
 const nodes = Number(process.argv[2] ?? 35000);
 const runs = Number(process.argv[3] ?? 5);
@@ -44,12 +44,9 @@ const step = (page, n) =>
 const first = [];
 const steps = [];
 for (let run = 0; run < runs; run += 1) {
-  const app = await openApp();
+  const app = await openBuild([log, graph]);
   const { page } = app;
   try {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.getByTestId('file-input').setInputFiles([log, graph]);
-    await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
     await page.getByTestId('show-levers').click();
     await page.getByTestId('lever').first().waitFor({ timeout: 300_000 });
     await page.getByTestId('lever').first().click();
