@@ -13,15 +13,16 @@
 // element (a static SVG from `longpole export --to svg`) shows until then.
 //
 // The JS API: el.load(data, name), el.setView({view, range, select}),
-// el.select(key), el.getSummary() return Promises; the element fires
-// `ready`, `loaded`, `selection`, `viewchanged`, `resized` and `error`
+// el.select(key), el.getSummary(), el.setWhatIf({select, speedup}) and
+// el.getWhatIf() return Promises; the element fires `ready`, `loaded`,
+// `selection`, `viewchanged`, `whatif`, `resized` and `error`
 // events with the message's detail. Nothing from a log is ever written as
 // markup here: the element only sizes the frame and forwards messages.
 
 const APP = new URL('./', import.meta.url);
 const VERSION = 1;
 const SANDBOX = 'allow-scripts allow-same-origin allow-downloads allow-popups allow-popups-to-escape-sandbox';
-const EVENTS = { selection: 'selection', viewChanged: 'viewchanged', resized: 'resized', error: 'error', loaded: 'loaded' };
+const EVENTS = { selection: 'selection', viewChanged: 'viewchanged', whatIf: 'whatif', resized: 'resized', error: 'error', loaded: 'loaded' };
 
 /** An error of the protocol: its `code` says which (docs/embedding.md). */
 export class LongpoleError extends Error {
@@ -111,6 +112,18 @@ class LongpoleView extends HTMLElement {
   /** The headline numbers of the run shown, as the app computes them. */
   getSummary() {
     return this.#request('getSummary', {});
+  }
+
+  /** The what-if: the task `select` names (or the one selected) made
+   * `speedup` percent faster (0 to 100), the run replayed in the frame;
+   * its `whatif` event says the new wall time. */
+  setWhatIf(change) {
+    return this.#request('setWhatIf', change ?? {});
+  }
+
+  /** The what-if shown: `{key, speedup, wall_ms, what_if_wall_ms, saved_ms, …_ns}`. */
+  getWhatIf() {
+    return this.#request('getWhatIf', {});
   }
 
   #hash() {

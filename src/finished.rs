@@ -5,8 +5,10 @@
 use crate::protocol::{first_bars, Response, RunId};
 use crate::worker_io::memory_bytes;
 use longpole_core::layout::timeline::TimelineIndex;
+use longpole_core::view::what_if::WhatIfs;
 use longpole_core::view::RunView;
 use longpole_core::{Analysis, Summary};
+use std::cell::OnceCell;
 
 /// The last finished run, kept for the views' questions.
 pub struct Loaded {
@@ -18,6 +20,17 @@ pub struct Loaded {
     pub index: TimelineIndex,
     /// The first dataset's view.
     pub view: Option<RunView>,
+    /// The first dataset's replay, prepared on the first lever or what-if
+    /// asked (`None` inside: it records no dependencies), so that a slider
+    /// step replays without preparing it again.
+    pub what_ifs: OnceCell<Option<WhatIfs>>,
+}
+
+impl Loaded {
+    /// The first dataset's prepared replay, if it records dependencies.
+    pub fn what_ifs(&self) -> Option<&WhatIfs> {
+        self.what_ifs.get_or_init(|| self.analysis.datasets.first().and_then(WhatIfs::of)).as_ref()
+    }
 }
 
 /// What run `run`, begun at `began` (ms since the epoch), sends the page
@@ -47,5 +60,5 @@ pub fn conclude(run: RunId, analysis: Analysis, began: f64, with_sides: u64) -> 
         elapsed_ms: js_sys::Date::now() - began,
         memory_bytes,
     };
-    (response, Loaded { run, analysis, index, view })
+    (response, Loaded { run, analysis, index, view, what_ifs: OnceCell::new() })
 }

@@ -15,7 +15,9 @@
 //!   key ([`TaskKey`]: `uid`, and `at` (its start, ns) and `lane` where the
 //!   uid repeats); `path=chain` for the blocking chain instead of the
 //!   critical path; `flame` (the measure's index), `zoom` (the frame shown
-//!   as the whole width) and `icicle=1` for the flame graph.
+//!   as the whole width) and `icicle=1` for the flame graph; `speedup`,
+//!   the what-if: the selected task made that many percent faster (1 to
+//!   100), the run replayed (docs/whatif.md).
 //! - A link without `v` is the first form, `tab`, `window` and `task` (the
 //!   task's index): it is read, and the page writes it back as `v=1`.
 //!
@@ -63,6 +65,8 @@ pub struct ViewState {
     pub chain: bool,
     /// The flame graph's measure, zoom and direction.
     pub flame: FlameView,
+    /// The what-if: the selected task made this many percent faster.
+    pub speedup: Option<u8>,
 }
 
 /// What a hash says.
@@ -225,6 +229,11 @@ fn view_field(
         ("flame", false) => view.flame.kind = u8::try_from(number(value)?).map_err(|_| "too large")?,
         ("zoom", false) => view.flame.root = number(value)?,
         ("icicle", false) => view.flame.icicle = value == "1",
+        ("speedup", false) => {
+            view.speedup = Some(
+                value.parse::<u8>().ok().filter(|s| (1..=100).contains(s)).ok_or("not a percentage from 1 to 100")?,
+            )
+        }
         _ => {}
     }
     Ok(())
@@ -268,6 +277,10 @@ pub fn encode(sources: &[Source], view: &ViewState) -> String {
     }
     if f.icicle {
         parts.push("icicle=1".into());
+    }
+    // A speed-up is of the selected task: without one, it means nothing.
+    if let (Some(s), Some(Selection::Key(_))) = (view.speedup, &view.select) {
+        parts.push(format!("speedup={s}"));
     }
     format!("#{}", parts.join("&"))
 }
@@ -329,13 +342,14 @@ mod tests {
             select: Some(key("main ä", Some(7), Some("thread 1"))),
             chain: true,
             flame: FlameView { kind: 2, root: 12, icicle: true },
+            speedup: Some(40),
         };
         let hash = encode(&sources, &view);
         assert_eq!(
             hash,
             format!(
                 "#src=https://ci.example/a%20b%26c%3Dd.log&src=graph.json&sha256={}&sha256=&v=1&tab=flame\
-                 &window=-5,90&uid=main%20%C3%A4&at=7&lane=thread%201&path=chain&flame=2&zoom=12&icicle=1",
+                 &window=-5,90&uid=main%20%C3%A4&at=7&lane=thread%201&path=chain&flame=2&zoom=12&icicle=1&speedup=40",
                 "ab".repeat(32)
             )
         );
@@ -358,13 +372,16 @@ mod tests {
         );
         // Upgraded: written as v=1, the index left out until the task's key is known.
         assert_eq!(encode(&[], &link.view), "#v=1&tab=graph&window=5,90");
+        // A speed-up without a task selected by its key is left out.
+        let alone = ViewState { speedup: Some(30), ..link.view.clone() };
+        assert_eq!(encode(&[], &alone), "#v=1&tab=graph&window=5,90");
         // v=1 has no `task`: an index never names a task in a new link.
         assert_eq!(parse("#v=1&task=3").unwrap().view.select, None);
     }
 
     #[test]
     fn what_cannot_be_read_is_said() {
-        let link = parse("#v=1&tab=nope&window=x&zoom=-1&other=kept&path=sideways").unwrap();
+        let link = parse("#v=1&tab=nope&window=x&zoom=-1&other=kept&path=sideways&speedup=101").unwrap();
         assert_eq!(link.view, ViewState::default());
         assert_eq!(
             link.problems,
@@ -372,7 +389,8 @@ mod tests {
                 "tab=nope: not a tab",
                 "window=x: not two times (start,end)",
                 "zoom=-1: not a whole number",
-                "path=sideways: not critical or chain"
+                "path=sideways: not critical or chain",
+                "speedup=101: not a percentage from 1 to 100"
             ]
         );
         let newer = parse("#src=a.log&v=2&tab=graph").unwrap();

@@ -15,6 +15,7 @@ use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::{CompareTimelines, Window};
 use longpole_core::view::table_page::{TablePage, TableQuery};
+use longpole_core::view::what_if::{LeverRow, WhatIfView};
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
@@ -109,6 +110,28 @@ pub enum Request {
     ReportText {
         /// The run.
         run: RunId,
+    },
+    /// The run's levers (`longpole analyze`'s): the tasks whose fixing
+    /// would save the most.
+    Levers {
+        /// The run.
+        run: RunId,
+    },
+    /// One task's slack and drag.
+    Lever {
+        /// The run.
+        run: RunId,
+        /// The task's id.
+        task: u32,
+    },
+    /// The run replayed with one task faster: a step of the slider.
+    WhatIf {
+        /// The run.
+        run: RunId,
+        /// The task's id.
+        task: u32,
+        /// How much faster, percent (100: it takes no time).
+        speedup: u8,
     },
     /// The task a stable key names (a link's selection).
     Locate {
@@ -354,6 +377,30 @@ pub enum Response {
         /// The report.
         text: String,
     },
+    /// The run's levers, largest drag first (none: the run records no
+    /// dependencies).
+    Levers {
+        /// The run.
+        run: RunId,
+        /// The levers.
+        levers: Vec<LeverRow>,
+    },
+    /// One task's slack and drag.
+    Lever {
+        /// The run.
+        run: RunId,
+        /// The task asked about.
+        task: u32,
+        /// Its figures (`None`: the replay leaves it out).
+        lever: Option<LeverRow>,
+    },
+    /// A step of the slider.
+    WhatIf {
+        /// The run.
+        run: RunId,
+        /// The replay (`None`: the task is not replayed).
+        view: Option<Box<WhatIfView>>,
+    },
     /// The laid-out dependency graph.
     Graph {
         /// The run.
@@ -507,6 +554,9 @@ impl Response {
             | Response::Details { run, .. }
             | Response::Located { run, .. }
             | Response::ReportText { run, .. }
+            | Response::Levers { run, .. }
+            | Response::Lever { run, .. }
+            | Response::WhatIf { run, .. }
             | Response::Graph { run, .. }
             | Response::Svg { run, .. }
             | Response::Flame { run, .. }

@@ -15,6 +15,7 @@ use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::DiffFlame;
 use longpole_core::view::compare_timelines::CompareTimelines;
 use longpole_core::view::table_page::{TablePage, TableQuery};
+use longpole_core::view::what_if::{LeverRow, WhatIfView};
 use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
@@ -136,6 +137,19 @@ pub struct Explore {
     pub export_refused: Option<String>,
     /// The Parquet download under way, while the export worker makes it.
     pub parquet: Option<ParquetExport>,
+    /// The left panel lists the levers instead of the path.
+    pub levers_open: bool,
+    /// The run's levers, once asked for.
+    pub levers: Option<Shared<Vec<LeverRow>>>,
+    /// The selected task's slack and drag, once the worker sent them.
+    pub lever: Option<LeverRow>,
+    /// How much faster the selected task is made, percent (`None`: as it
+    /// was); kept while no task is selected yet (a link's, until its task
+    /// is found).
+    pub speedup: Option<u8>,
+    /// The run replayed with the selected task `speedup` faster, once the
+    /// worker sent it.
+    pub what_if: Option<Shared<WhatIfView>>,
 }
 
 /// How far the Parquet download has come.
@@ -180,6 +194,11 @@ impl Default for Explore {
             summary: None,
             export_refused: None,
             parquet: None,
+            levers_open: false,
+            levers: None,
+            lever: None,
+            speedup: None,
+            what_if: None,
         }
     }
 }
@@ -286,6 +305,10 @@ pub enum Action {
     GraphCamera(Camera, (f64, f64)),
     /// Show the flame graph this way.
     Flame(FlameView),
+    /// List the levers (true) or the path (false) on the left.
+    ShowLevers(bool),
+    /// Make the selected task this much faster, percent (`None` or 0: as it was).
+    SpeedUp(Option<u8>),
     /// The Parquet download of this run started in the export worker.
     ParquetStarted(RunId),
     /// The export worker said something (or the page, for it, why it could not start).
@@ -355,7 +378,22 @@ impl Reducible for AppState {
                 }
                 Response::Located { run, key, task: Some(task) } if run == self.run => {
                     next.explore.found = Some((key, Some(task)));
-                    return Rc::new(next).reduce(Action::Select(Some(task)));
+                    // A link's or a host's speed-up is for the task it names.
+                    let speedup = next.explore.speedup;
+                    let mut selected = (*Rc::new(next).reduce(Action::Select(Some(task)))).clone();
+                    selected.explore.speedup = speedup;
+                    return Rc::new(selected);
+                }
+                Response::Levers { run, levers } if run == self.run => next.explore.levers = Some(Shared::new(levers)),
+                Response::Lever { run, task, lever } if run == self.run && Some(task) == self.explore.selected => {
+                    next.explore.lever = lever
+                }
+                Response::WhatIf { run, view: Some(view) }
+                    if run == self.run
+                        && Some(view.task) == self.explore.selected
+                        && self.explore.speedup.is_some() =>
+                {
+                    next.explore.what_if = Some(Shared::new(*view))
                 }
                 Response::Located { run, key, task: None } if run == self.run => {
                     next.notices
@@ -468,6 +506,11 @@ impl Reducible for AppState {
                 next.explore.selected = task;
                 next.explore.details = None;
                 next.explore.selected_key = None;
+                if task != self.explore.selected {
+                    next.explore.lever = None;
+                    next.explore.speedup = None;
+                    next.explore.what_if = None;
+                }
                 // The graph centres on a task selected in any view.
                 let node =
                     self.explore.graph.as_ref().and_then(|g| g.nodes.iter().find(|n| task.is_some() && n.task == task));
@@ -477,6 +520,13 @@ impl Reducible for AppState {
                 }
             }
             Action::Flame(view) => next.explore.flame = view,
+            Action::ShowLevers(open) => next.explore.levers_open = open,
+            Action::SpeedUp(speedup) => {
+                next.explore.speedup = speedup.filter(|&s| s > 0).map(|s| s.min(100));
+                if next.explore.speedup.is_none() {
+                    next.explore.what_if = None;
+                }
+            }
             Action::OnlyTable(title) => next.explore.only_table = title,
         }
         Rc::new(next)
@@ -639,6 +689,19 @@ mod tests {
         let s = reduce(s, Action::Worker(Response::CompareWindow { run: 1, timelines: window }));
         let Phase::Compared { timelines: Some(t), refused: Some(_), .. } = &s.phase else { panic!("{:?}", s.phase) };
         assert_eq!((t.window.from_ms, t.window.to_ms), (50.0, 150.0));
+    }
+
+    #[test]
+    fn a_speed_up_is_of_the_selected_task_and_a_link_s_waits_for_its_task() {
+        let s = reduce(ready(), Action::SpeedUp(Some(40)));
+        assert_eq!(s.explore.speedup, Some(40), "kept until the link's task is found");
+        let key = TaskKey { uid: "A".into(), start: None, lane: None };
+        let s = reduce(s, Action::Worker(Response::Located { run: 1, key, task: Some(0) }));
+        assert_eq!((s.explore.selected, s.explore.speedup), (Some(0), Some(40)));
+        assert_eq!(reduce(s.clone(), Action::Select(Some(0))).explore.speedup, Some(40), "the same task");
+        assert_eq!(reduce(s.clone(), Action::Select(Some(1))).explore.speedup, None, "another task");
+        assert_eq!(reduce(s.clone(), Action::SpeedUp(Some(0))).explore.speedup, None, "0 is as it was");
+        assert_eq!(reduce(s, Action::SpeedUp(Some(250))).explore.speedup, Some(100));
     }
 
     #[test]

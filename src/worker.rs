@@ -76,6 +76,16 @@ fn answer(loaded: &Shared, request: Request) {
             Response::Located { run, task: key.find(model).map(|t| t.0), key }
         }
         Request::ReportText { run } if run == l.run => Response::ReportText { run, text: dataset.text() },
+        Request::Levers { run } if run == l.run => {
+            Response::Levers { run, levers: l.what_ifs().map(|w| w.levers(model)).unwrap_or_default() }
+        }
+        Request::Lever { run, task } if run == l.run => {
+            Response::Lever { run, task, lever: l.what_ifs().and_then(|w| w.lever(model, TaskId(task))) }
+        }
+        Request::WhatIf { run, task, speedup } if run == l.run => {
+            let view = l.what_ifs().and_then(|w| w.step(model, &l.index, TaskId(task), speedup));
+            Response::WhatIf { run, view: view.map(Box::new) }
+        }
         Request::Graph { run, unfold, chain, export } if run == l.run => {
             let Some(view) = &l.view else { return };
             let path = if chain { &view.blocking_chain } else { &view.critical_path };

@@ -93,6 +93,7 @@ pub fn App() -> Html {
         selected: e.selected_key.clone().filter(|_| e.selected.is_some()),
         chain: e.chain,
         flame: e.flame,
+        speedup: e.speedup,
     };
     use_hash_view(hash, worker.clone(), dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
@@ -221,6 +222,8 @@ pub fn App() -> Html {
         let on_copy = on_copy.clone();
         let (help, reading) = (state.help, matches!(state.phase, Phase::Reading { .. }));
         let exploring = state.view().is_some();
+        let (levers_open, speedup) = (state.explore.levers_open, state.explore.speedup.unwrap_or(0));
+        let selected = state.explore.selected.is_some();
         use_keys(Callback::from(move |key: String| match key.as_str() {
             "o" | "O" => {
                 if let Some(input) = file_input.cast::<HtmlInputElement>() {
@@ -241,6 +244,9 @@ pub fn App() -> Html {
             "s" | "S" if exploring => dispatch.emit(Action::Zoom { factor: 1.25, at: 0.5 }),
             "a" | "A" if exploring => dispatch.emit(Action::Pan(-0.2)),
             "d" | "D" if exploring => dispatch.emit(Action::Pan(0.2)),
+            "v" | "V" if exploring => dispatch.emit(Action::ShowLevers(!levers_open)),
+            "[" if exploring && selected => dispatch.emit(Action::SpeedUp(Some(speedup.saturating_sub(10)))),
+            "]" if exploring && selected => dispatch.emit(Action::SpeedUp(Some(speedup.saturating_add(10).min(100)))),
             "/" if exploring => {
                 dispatch.emit(Action::Tab(crate::state::Tab::Tables));
                 focus_search();

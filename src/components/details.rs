@@ -23,6 +23,9 @@ pub struct DetailsProps {
     pub origin: i64,
     /// Actions.
     pub dispatch: Callback<Action>,
+    /// What follows the task's facts (its what-if).
+    #[prop_or_default]
+    pub children: Html,
 }
 
 fn links(rows: &[TaskRow], total: usize, dispatch: &Callback<Action>) -> Html {
@@ -91,6 +94,7 @@ pub fn Details(props: &DetailsProps) -> Html {
                     <dt>{ "platform" }</dt><dd>{ p }</dd>
                 }
             </dl>
+            { props.children.clone() }
             <h4>{ format!("Waited for ({})", d.dep_count) }</h4>
             { links(&d.deps, d.dep_count, &props.dispatch) }
             <h4>{ format!("Needed by ({})", d.dependant_count) }</h4>

@@ -20,6 +20,7 @@ mod header;
 mod heap_chart;
 mod help;
 mod landing;
+mod levers_list;
 mod load_chart;
 mod measure_pick;
 mod path_list;
@@ -32,5 +33,6 @@ mod shell_notice;
 mod summary_view;
 mod tables;
 mod timeline;
+mod what_if_panel;
 
 pub use app::App;

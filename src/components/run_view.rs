@@ -8,12 +8,14 @@ use super::details::Details;
 use super::diagnostics_list::DiagnosticsList;
 use super::flame_graph::FlameGraph;
 use super::heap_chart::HeapChart;
+use super::levers_list::LeversList;
 use super::load_chart::LoadChart;
 use super::path_list::PathList;
 use super::pipeline_chart::PipelineChart;
 use super::run_facts::RunFacts;
 use super::tables::Tables;
 use super::timeline::Timeline;
+use super::what_if_panel::WhatIfPanel;
 use crate::format::{bytes, group, millis};
 use crate::hooks::{AnalysisWorker, ExportWorker};
 use crate::memory_limit::memory_limit_hook;
@@ -105,6 +107,35 @@ pub fn RunView(props: &RunViewProps) -> Html {
             }
         });
     }
+    // The levers and the what-if replay the run in the worker: asked for
+    // when shown, a slider step each time the speed-up moves.
+    let replayable = !v.without_paths();
+    {
+        let (worker, run, wanted) =
+            (props.worker.clone(), props.run, replayable && e.levers_open && e.levers.is_none());
+        use_effect_with((run, wanted), move |&(run, wanted)| {
+            if wanted {
+                worker.send(&Request::Levers { run }, &[]);
+            }
+        });
+    }
+    {
+        let (worker, run) = (props.worker.clone(), props.run);
+        use_effect_with((run, e.selected.filter(|_| replayable)), move |&(run, selected)| {
+            if let Some(task) = selected {
+                worker.send(&Request::Lever { run, task }, &[]);
+            }
+        });
+    }
+    {
+        let (worker, run) = (props.worker.clone(), props.run);
+        let step = e.selected.zip(e.speedup).filter(|_| replayable);
+        use_effect_with((run, step), move |&(run, step)| {
+            if let Some((task, speedup)) = step {
+                worker.send(&Request::WhatIf { run, task, speedup }, &[]);
+            }
+        });
+    }
     let lines: u64 = s.inputs.iter().map(|i| i.lines).sum();
     // Binary inputs have no lines: count their records.
     let records = if lines > 0 {
@@ -139,7 +170,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
         Tab::Timeline => html! {
             <>
                 <Timeline run={props.run} view={v.clone()} bars={e.bars.clone()} window={props.window} chain={e.chain}
-                    selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
+                    selected={e.selected} what_if={e.what_if.clone().filter(|_| e.speedup.is_some())}
+                    worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
                 if let Some(g) = &v.ghc {
                     <HeapChart series={g.heap.clone()} allocation={g.allocation.clone()} window={props.window} />
                 } else if !program {
@@ -261,8 +293,23 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }
             </header>
             <div class="run-body">
-                <PathList path={path.clone()} title={path_title} note={v.path_note.clone().map(AttrValue::from)}
-                    selected={e.selected} dispatch={props.dispatch.clone()} />
+                <div class="left">
+                    if replayable {
+                        <div class="segmented left-switch" role="group" aria-label="Left panel">
+                            <button class={classes!("button", "small", (!e.levers_open).then_some("on"))} data-testid="show-path"
+                                onclick={props.dispatch.reform(|_: MouseEvent| Action::ShowLevers(false))}>{ "Path" }</button>
+                            <button class={classes!("button", "small", e.levers_open.then_some("on"))} data-testid="show-levers"
+                                title="The tasks whose fixing would save the most (V)"
+                                onclick={props.dispatch.reform(|_: MouseEvent| Action::ShowLevers(true))}>{ "Levers" }</button>
+                        </div>
+                    }
+                    if replayable && e.levers_open {
+                        <LeversList levers={e.levers.clone()} selected={e.selected} dispatch={props.dispatch.clone()} />
+                    } else {
+                        <PathList path={path.clone()} title={path_title} note={v.path_note.clone().map(AttrValue::from)}
+                            selected={e.selected} dispatch={props.dispatch.clone()} />
+                    }
+                </div>
                 <div class="center">
                     <div class="tabs" role="tablist">
                         { tab(Tab::Timeline, "Timeline".into(), "tab-timeline") }
@@ -279,7 +326,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     { body }
                 </div>
                 <Details details={e.details.clone()} selected={e.selected} on_critical_path={on_path(&v.critical_path.steps)}
-                    on_blocking_chain={on_path(&v.blocking_chain.steps)} origin={v.window.map_or(0, |w| w.0)} dispatch={props.dispatch.clone()} />
+                    on_blocking_chain={on_path(&v.blocking_chain.steps)} origin={v.window.map_or(0, |w| w.0)} dispatch={props.dispatch.clone()}>
+                    if let (Some(task), true) = (e.selected, replayable) {
+                        <WhatIfPanel {task} lever={e.lever.clone()} speedup={e.speedup} what_if={e.what_if.clone()} dispatch={props.dispatch.clone()} />
+                    }
+                </Details>
             </div>
         </section>
     }

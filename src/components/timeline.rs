@@ -14,6 +14,7 @@ use longpole_core::layout::timeline::{self, ticks, Bar, Frame, RowBars, Viewport
 use longpole_core::model::Nanos;
 use longpole_core::numbers::duration_label;
 use longpole_core::render::palette;
+use longpole_core::view::what_if::WhatIfView;
 use longpole_core::view::PathView;
 use std::cell::Cell;
 use std::fmt::Write;
@@ -37,6 +38,11 @@ pub struct TimelineProps {
     pub chain: bool,
     /// The selected task.
     pub selected: Option<u32>,
+    /// The run replayed with the selected task faster: its path is drawn
+    /// instead of the critical path, where its steps were as ghosts, and
+    /// the replay's end beside the run's.
+    #[prop_or_default]
+    pub what_if: Option<Shared<WhatIfView>>,
     /// The worker, to ask for bars and exports.
     pub worker: AnalysisWorker,
     /// Actions.
@@ -246,7 +252,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let x = |t: Nanos| gx + viewport.x(t);
     let clamp = |v: f64| v.clamp(gx, gx + chart_w);
     let origin = view.window.map_or(viewport.start, |w| w.0);
-    let path: &PathView = if props.chain { &view.blocking_chain } else { &view.critical_path };
+    let what_if = props.what_if.as_ref().filter(|_| !props.chain);
+    let path: &PathView = match what_if {
+        Some(w) => &w.path,
+        None if props.chain => &view.blocking_chain,
+        None => &view.critical_path,
+    };
     let svg_h = frame.height();
     let row_h = frame.row;
 
@@ -328,6 +339,45 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     }
     if !tiny.is_empty() {
         steps.push(html! { <path class="path-step tiny" d={tiny} /> });
+    }
+    // The what-if: its moved steps' old places as faint outlines, and the
+    // run's end and the replay's as lines.
+    if let Some(w) = what_if {
+        let mut ghosts = String::new();
+        for (step, was) in w.path.steps.iter().zip(&w.was) {
+            let Some((a, b)) = *was else { continue };
+            if !lane_seen(step.lane_index) || !in_window(a, b) {
+                continue;
+            }
+            let (x0, x1) = (clamp(x(a)), clamp(x(b)));
+            let y = frame.row_y(step.lane_index, step.row.unwrap_or(0));
+            let _ = write!(
+                ghosts,
+                "M{} {}h{}v{}h-{}z",
+                r(x0),
+                r(y),
+                r((x1 - x0).max(1.0)),
+                r(row_h),
+                r((x1 - x0).max(1.0))
+            );
+        }
+        if !ghosts.is_empty() {
+            steps.push(html! { <path class="ghost" d={ghosts} data-testid="what-if-ghosts" /> });
+        }
+        for (class, end, testid, label) in [
+            ("run-end", w.origin + w.wall, "run-end", "run's end"),
+            ("what-if-end", w.origin + w.what_if_wall, "what-if-end", "what-if's end"),
+        ] {
+            if in_window(end, end) {
+                let ex = r(x(end));
+                steps.push(html! {
+                    <g class={class} data-testid={testid}>
+                        <line x1={ex.clone()} y1={r(frame.axis)} x2={ex.clone()} y2={r(svg_h)} />
+                        <text x={r(x(end) - 4.0)} y={r(frame.axis + 12.0)} text-anchor="end">{ label }</text>
+                    </g>
+                });
+            }
+        }
     }
     if !tiny_arrows.is_empty() {
         steps.push(html! { <path class="path-arrow" d={tiny_arrows} /> });

@@ -98,6 +98,37 @@ fn handle(link: &Rc<RefCell<Link>>, page: &Page, port: &Port, data: JsValue) {
         Request::GetSummary => {
             reply(message::summary(&state));
         }
+        Request::GetWhatIf => {
+            reply(message::what_if(&state));
+        }
+        Request::SetWhatIf { select, speedup } => {
+            if state.view().is_none() {
+                reply(Err(Failure::new("no-run", "no run is shown yet")));
+                return;
+            }
+            if speedup.is_some_and(|s| s > 100) {
+                reply(Err(Failure::new("bad-request", "a speed-up is a percentage from 0 to 100")));
+                return;
+            }
+            let key = match select.map(KeyArg::key).transpose() {
+                Ok(k) => k,
+                Err(f) => {
+                    reply(Err(f));
+                    return;
+                }
+            };
+            // Set before the task is found: its selection keeps it.
+            page.dispatch.emit(Action::SpeedUp(speedup));
+            match key {
+                Some(key) if find(&state, &page.worker, key.clone()) => link.borrow_mut().selects.push((id, key)),
+                Some(_) => {
+                    reply(Err(Failure::new("worker", "the analysis worker is not running")));
+                }
+                None => {
+                    reply(Ok(Value::Null));
+                }
+            }
+        }
         Request::Select { key: None } => {
             page.dispatch.emit(Action::Select(None));
             reply(Ok(Value::Null));
@@ -339,6 +370,17 @@ pub fn use_embed(config: Option<Rc<Config>>, state: &AppState, page: Page) {
                     "viewChanged",
                     json!({ "view": view.name(), "range": message::window_json(*window) }),
                 ));
+            }
+        });
+    }
+    // A what-if's replay came: tell the host.
+    {
+        let port = (*port).clone();
+        let detail = message::what_if(state).ok();
+        let shown = state.explore.what_if.clone().filter(|_| state.explore.speedup.is_some());
+        use_effect_with(shown, move |shown| {
+            if let (Some(_), Some(detail)) = (shown, detail) {
+                port.post(&message::event("whatIf", detail));
             }
         });
     }

@@ -155,6 +155,20 @@ pub enum Request {
     },
     /// The headline numbers of the run shown.
     GetSummary,
+    /// The what-if: the task a key names (or the one selected) made
+    /// `speedup` percent faster, the run replayed (0 or `null`: as it was).
+    #[serde(rename = "setWhatIf")]
+    SetWhatIf {
+        /// The task to select first.
+        #[serde(default)]
+        select: Option<KeyArg>,
+        /// The speed-up, percent (0 to 100).
+        #[serde(default)]
+        speedup: Option<u8>,
+    },
+    /// The what-if shown: the task, the speed-up and the wall times.
+    #[serde(rename = "getWhatIf")]
+    GetWhatIf,
 }
 
 /// A file of a `load` request.
@@ -236,6 +250,28 @@ pub fn summary(state: &AppState) -> Result<Value, Failure> {
     }))
 }
 
+/// The what-if shown: `{key, speedup, wall_ns, what_if_wall_ns, saved_ns,
+/// wall_ms, what_if_wall_ms, saved_ms}` (times as [`ns`], and in ms as
+/// `longpole whatif` gives them); without a speed-up, or until the replay
+/// comes, only the key and the speed-up (`null`).
+pub fn what_if(state: &AppState) -> Result<Value, Failure> {
+    if state.view().is_none() {
+        return Err(Failure::new("no-run", "no run is shown yet"));
+    }
+    let e = &state.explore;
+    let key = e.selected_key.as_ref().filter(|_| e.selected.is_some()).map_or(Value::Null, key_json);
+    let shown = e.what_if.as_ref().filter(|w| e.selected == Some(w.task) && e.speedup == Some(w.speedup));
+    let mut out = json!({ "key": key, "speedup": e.speedup });
+    if let Some(w) = shown {
+        let ms = |n: Nanos| n as f64 / 1e6;
+        for (name, n) in [("wall", w.wall), ("what_if_wall", w.what_if_wall), ("saved", w.saved)] {
+            out[format!("{name}_ns")] = ns(n);
+            out[format!("{name}_ms")] = json!(ms(n));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +304,15 @@ mod tests {
         let (_, r) = parse(r#"{"longpole":1,"id":9,"type":"load","files":[{"name":"a.log","data":{}}]}"#).unwrap();
         assert_eq!(r, Request::Load { files: vec![FileName { name: "a.log".into() }] });
         assert_eq!(parse(r#"{"longpole":1,"id":1,"type":"getSummary"}"#).unwrap().1, Request::GetSummary);
+        assert_eq!(
+            parse(r#"{"longpole":1,"id":2,"type":"setWhatIf","select":"u","speedup":40}"#).unwrap().1,
+            Request::SetWhatIf { select: Some(KeyArg::Uid("u".into())), speedup: Some(40) }
+        );
+        assert_eq!(parse(r#"{"longpole":1,"id":3,"type":"getWhatIf"}"#).unwrap().1, Request::GetWhatIf);
+        assert_eq!(
+            parse(r#"{"longpole":1,"id":4,"type":"setWhatIf","speedup":300}"#).unwrap_err().1.code,
+            "bad-request"
+        );
     }
 
     #[test]
@@ -296,5 +341,6 @@ mod tests {
             json!({"longpole":1,"event":"resized","detail":{"height":3}})
         );
         assert_eq!(summary(&AppState::default()).unwrap_err().code, "no-run");
+        assert_eq!(what_if(&AppState::default()).unwrap_err().code, "no-run");
     }
 }

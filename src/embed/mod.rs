@@ -31,6 +31,7 @@ pub fn full_app_url(state: &crate::state::AppState) -> Option<String> {
         select: e.selected_key.clone().filter(|_| e.selected.is_some()).map(Selection::Key),
         chain: e.chain,
         flame: e.flame,
+        speedup: e.speedup,
     };
     Some(format!("{page}{}", encode(&state.sources, &view)))
 }

@@ -31,6 +31,8 @@ pub struct HashView {
     pub chain: bool,
     /// How the flame graph is shown.
     pub flame: FlameView,
+    /// The what-if's speed-up of the selected task, percent.
+    pub speedup: Option<u8>,
 }
 
 impl HashView {
@@ -42,6 +44,7 @@ impl HashView {
             select: self.selected.clone().map(Selection::Key),
             chain: self.chain,
             flame: self.flame,
+            speedup: self.speedup,
         };
         link::encode(&self.sources, &view)
     }
@@ -69,6 +72,9 @@ pub fn restore(hash: &str, run: RunId, chain: bool, worker: &AnalysisWorker, dis
     }
     if v.flame != FlameView::default() {
         dispatch.emit(Action::Flame(v.flame));
+    }
+    if v.speedup.is_some() {
+        dispatch.emit(Action::SpeedUp(v.speedup));
     }
     match v.select {
         Some(Selection::Key(key)) => {
@@ -117,7 +123,8 @@ mod tests {
             selected: Some(TaskKey { uid: "U1".into(), start: None, lane: None }),
             chain: true,
             flame: FlameView::default(),
+            speedup: Some(40),
         };
-        assert_eq!(view.hash(), "#src=samples/a.log&v=1&tab=graph&window=5,90&uid=U1&path=chain");
+        assert_eq!(view.hash(), "#src=samples/a.log&v=1&tab=graph&window=5,90&uid=U1&path=chain&speedup=40");
     }
 }

@@ -5,7 +5,7 @@
 
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,4 +85,35 @@ export async function openApp({ base = '/', hash = '', waitFor = 'landing' } = {
       server.close();
     },
   };
+}
+
+/**
+ * A build of `nodes` nodes simulated by distbuild-sim (200 hosts, 8 slots;
+ * about 2.9 tasks a node): its log and graph.json in the temp directory,
+ * named after `stem` and written once. For the measuring scripts.
+ */
+export function simulatedBuild(nodes, stem) {
+  const log = join(tmpdir(), `longpole-${stem}-${nodes}.log`);
+  const graph = join(tmpdir(), `longpole-${stem}-${nodes}.graph.json`);
+  if (!existsSync(log) || !existsSync(graph)) {
+    execFileSync('cargo', ['build', '--release', '-q', '-p', 'longpole-distbuild-sim'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(join(ROOT, 'target/release/distbuild-sim'), ['--nodes', String(nodes), '--hosts', '200', '--slots', '8', '--log', log, '--graph', graph], { stdio: 'inherit' });
+  }
+  return { log, graph };
+}
+
+/** Median and range of `xs`, rounded to 0.1 ms. For the measuring scripts. */
+export function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const r = (x) => Math.round(x * 10) / 10;
+  return { median: r(s[Math.floor(s.length / 2)]), min: r(s[0]), max: r(s[s.length - 1]), n: s.length };
+}
+
+/** The app at 1400 × 900 with `files` given and analysed (a measuring script's run). */
+export async function openBuild(files) {
+  const app = await openApp();
+  await app.page.setViewportSize({ width: 1400, height: 900 });
+  await app.page.getByTestId('file-input').setInputFiles(files);
+  await app.page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
+  return app;
 }

@@ -14,38 +14,19 @@
 // from the next animation frame), so the automation's latency is not in
 // it. Prints median and min–max per measure as JSON.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openApp, ROOT } from './harness.mjs';
+import { openBuild, simulatedBuild, stats } from './harness.mjs';
 
 const nodes = Number(process.argv[2] ?? 100000);
 const runs = Number(process.argv[3] ?? 5);
-const log = join(tmpdir(), `longpole-graph-${nodes}.log`);
-const graph = join(tmpdir(), `longpole-graph-${nodes}.graph.json`);
-if (!existsSync(log) || !existsSync(graph)) {
-  execFileSync('cargo', ['build', '--release', '-q', '-p', 'longpole-distbuild-sim'], { cwd: ROOT, stdio: 'inherit' });
-  execFileSync(join(ROOT, 'target/release/distbuild-sim'), ['--nodes', String(nodes), '--hosts', '200', '--slots', '8', '--log', log, '--graph', graph], { stdio: 'inherit' });
-}
-
-/** Median and range of `xs`, rounded to 0.1 ms. */
-function stats(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const r = (x) => Math.round(x * 10) / 10;
-  return { median: r(s[Math.floor(s.length / 2)]), min: r(s[0]), max: r(s[s.length - 1]), n: s.length };
-}
+const { log, graph } = simulatedBuild(nodes, 'graph');
 
 const opening = [];
 const views = { wheel: [], drag: [], keys: [], fit: [], 'fit-node': [] };
 let drawn = {};
 for (let run = 0; run < runs; run += 1) {
-  const app = await openApp();
+  const app = await openBuild([log, graph]);
   const { page } = app;
   try {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.getByTestId('file-input').setInputFiles([log, graph]);
-    await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
     // The tab's click and the graph's first painted frame, both on the page's clock.
     await page.evaluate(() => {
       window.__g = {};

@@ -41,6 +41,13 @@ impl std::str::FromStr for Faster {
     }
 }
 
+/// A duration `duration` made faster by `factor` (0.5: twice as fast; 0:
+/// no time), to the nearest nanosecond: the CLI's and the page's what-if
+/// both change a task this way.
+pub fn faster_by(duration: Nanos, factor: f64) -> Nanos {
+    (duration as f64 * factor).round() as Nanos
+}
+
 /// How many candidates an ambiguous key's error lists.
 const LISTED: usize = 20;
 
@@ -116,7 +123,7 @@ pub fn what_if(analysis: &Analysis, faster: &[Faster]) -> Result<Value, String> 
     let mut changed = vec![false; replay.len()];
     for f in faster {
         for p in chosen(&f.key, &names, &keys)? {
-            durations[p] = (durations[p] as f64 * f.factor).round() as Nanos;
+            durations[p] = faster_by(durations[p], f.factor);
             changed[p] = true;
         }
     }

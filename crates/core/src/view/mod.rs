@@ -26,6 +26,7 @@ mod series;
 pub mod table;
 pub mod table_page;
 pub mod tables;
+pub mod what_if;
 
 pub use flame::{FlameFrame, FlameLayout, WARNINGS_SHOWN};
 pub use program::LONGEST;
