@@ -71,8 +71,6 @@ pub fn factor(speedup: u8) -> f64 {
 #[derive(Debug)]
 pub struct WhatIfs {
     replay: Replay,
-    /// Each position's end in the run.
-    ends: Vec<Nanos>,
     /// The run's wall time.
     wall: Nanos,
     /// Each model task's position.
@@ -86,7 +84,7 @@ impl WhatIfs {
         let replay = replay_of(d)?;
         let ends = replay.ends(replay.durations());
         let pos = positions(&d.model, &replay);
-        Some(WhatIfs { wall: replay.wall(&ends), replay, ends, pos })
+        Some(WhatIfs { wall: replay.wall(&ends), replay, pos })
     }
 
     /// `lever` as a row of `model`.
@@ -116,13 +114,15 @@ impl WhatIfs {
         Some(WhatIfs::row(model, &Drags::new(&self.replay).lever(p)))
     }
 
-    /// The run replayed with `task` `speedup` percent faster: only what
-    /// follows it is played again (`None`: it is not replayed).
+    /// The run replayed with `task` `speedup` percent faster (`None`: it
+    /// is not replayed).
     pub fn step(&self, model: &Model, index: &TimelineIndex, task: TaskId, speedup: u8) -> Option<WhatIfView> {
         let p = (*self.pos.get(task.index())?)? as usize;
         let r = &self.replay;
         let after = faster_by(r.duration(p), factor(speedup));
-        let ends = r.ends_with(&self.ends, r.durations(), p, after);
+        let mut durations = r.durations().to_vec();
+        durations[p] = after;
+        let ends = r.ends(&durations);
         let what_if_wall = r.wall(&ends);
         let duration = |q: usize| if q == p { after } else { r.duration(q) };
         let path = r.path(&ends);
