@@ -54,7 +54,7 @@ mod timeline;
 mod user_spans;
 pub mod view;
 
-pub use marks::{MarkRef, Marks};
+pub use marks::{MarkRef, Marks, MarksIter};
 pub use reader::{write, EventRecord, EventType, Eventlog};
 pub use run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
 

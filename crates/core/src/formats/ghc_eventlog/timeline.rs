@@ -238,7 +238,7 @@ impl Timeline {
             .into_iter()
             .map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats })
             .collect();
-        run.marks.sort_by_time();
+        run.marks.order();
         user_spans(b, &run.marks, diags);
         run.heap.sort_by_key(|h| h.time);
         if let Some(first) = self.first {

@@ -25,6 +25,28 @@ enum Edge {
     Instant,
 }
 
+/// Whether text `id` is neither a span's start nor its stop.
+fn instant(edges: &[Edge], id: u32) -> bool {
+    matches!(edges.get(id as usize), Some(Edge::Instant))
+}
+
+/// Whether any `STOP x` closes a `START x` before it: counts the open
+/// starts of each label, up to the first that closes.
+fn pairs_any(marks: &Marks, edges: &[Edge], labels: usize) -> bool {
+    if !edges.iter().any(|e| matches!(e, Edge::Stop(_))) {
+        return false;
+    }
+    let mut open = vec![0usize; labels];
+    for m in marks.iter() {
+        match edges.get(m.text_id as usize) {
+            Some(&Edge::Start(l)) => open[l] += 1,
+            Some(&Edge::Stop(l)) if open[l] > 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Pairs `START x` and `STOP x` marks (in time order, innermost first) into
 /// user-span tasks; marks that are not span edges become instants.
 pub(super) fn user_spans(b: &mut ModelBuilder, marks: &Marks, diags: &mut Diagnostics) {
@@ -54,20 +76,24 @@ pub(super) fn user_spans(b: &mut ModelBuilder, marks: &Marks, diags: &mut Diagno
     // Names are interned when first used, in the order the marks need them.
     let mut label_syms: Vec<Option<Sym>> = vec![None; labels.len()];
     let mut text_syms: Vec<Option<Sym>> = vec![None; edges.len()];
-    let span_kind = b.kind("user span", Some("blue"));
-    let marker_kind = b.kind("marker", Some("magenta"));
-    let message_kind = b.kind("message", Some("cyan"));
-    let spans_lane = b.lane("user spans");
-    let marks_lane = b.lane("markers");
+    // Only the kinds and lanes that get tasks are made (the model would
+    // drop the others, in a pass over every task), in this order.
+    let instants = |marker| (0..edges.len() as u32).any(|id| instant(&edges, id) && marks.seen_as(id, marker));
+    let (markers, messages) = (instants(true), instants(false));
+    let span_kind = pairs_any(marks, &edges, labels.len()).then(|| b.kind("user span", Some("blue")));
+    let marker_kind = markers.then(|| b.kind("marker", Some("magenta")));
+    let message_kind = messages.then(|| b.kind("message", Some("cyan")));
+    let spans_lane = span_kind.map(|_| b.lane("user spans"));
+    let marks_lane = (markers || messages).then(|| b.lane("markers"));
     for m in marks.iter() {
         match edges.get(m.text_id as usize).copied().unwrap_or(Edge::Instant) {
             Edge::Start(l) => open[l].push(m.time),
-            Edge::Stop(l) => match open[l].pop() {
-                Some(since) => {
+            Edge::Stop(l) => match (open[l].pop(), span_kind.zip(spans_lane)) {
+                (Some(since), Some((kind, lane))) => {
                     let uid = *label_syms[l].get_or_insert_with(|| b.sym(labels[l]));
-                    b.task(Task::new(uid, span_kind, Role::Work, spans_lane, Some(since), Some(m.time)));
+                    b.task(Task::new(uid, kind, Role::Work, lane, Some(since), Some(m.time)));
                 }
-                None => diags.report(
+                _ => diags.report(
                     Severity::Info,
                     "ghc.stop-without-start",
                     Position::Byte(m.offset),
@@ -75,9 +101,11 @@ pub(super) fn user_spans(b: &mut ModelBuilder, marks: &Marks, diags: &mut Diagno
                 ),
             },
             Edge::Instant => {
-                let uid = *text_syms[m.text_id as usize].get_or_insert_with(|| b.sym(m.text));
                 let kind = if m.marker { marker_kind } else { message_kind };
-                b.task(Task::new(uid, kind, Role::Work, marks_lane, Some(m.time), Some(m.time)));
+                if let (Some(kind), Some(lane)) = (kind, marks_lane) {
+                    let uid = *text_syms[m.text_id as usize].get_or_insert_with(|| b.sym(m.text));
+                    b.task(Task::new(uid, kind, Role::Work, lane, Some(m.time), Some(m.time)));
+                }
             }
         }
     }
