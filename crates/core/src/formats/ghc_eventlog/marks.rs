@@ -10,12 +10,27 @@
 //! lists, marks at the same time in file order (by offset), as a stable
 //! sort by time would give them.
 
-use super::run::Mark;
 use crate::chunk_list::ChunkList;
 use crate::hash::FastMap;
 use crate::model::Nanos;
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// A user marker or message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    /// When, ns.
+    pub time: Nanos,
+    /// The capability that logged it.
+    pub cap: Option<u16>,
+    /// Byte offset of its event in the file.
+    pub offset: u64,
+    /// A marker (`traceMarker`) rather than a message (`traceEvent`).
+    pub marker: bool,
+    /// Its text.
+    pub text: String,
+}
 
 /// One mark, its text by id, its capability by the list it is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -54,9 +54,9 @@ mod timeline;
 mod user_spans;
 pub mod view;
 
-pub use marks::{MarkRef, Marks, MarksIter};
+pub use marks::{Mark, MarkRef, Marks, MarksIter};
 pub use reader::{write, EventRecord, EventType, Eventlog};
-pub use run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
+pub use run::{Collection, GhcRun, HeapFigure, HeapSample, ThreadStats};
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 use crate::model::Model;

@@ -91,18 +91,3 @@ pub struct ThreadStats {
     /// Capabilities it ran on.
     pub caps: u32,
 }
-
-/// A user marker or message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
-    /// When, ns.
-    pub time: Nanos,
-    /// The capability that logged it.
-    pub cap: Option<u16>,
-    /// Byte offset of its event in the file.
-    pub offset: u64,
-    /// A marker (`traceMarker`) rather than a message (`traceEvent`).
-    pub marker: bool,
-    /// Its text.
-    pub text: String,
-}
