@@ -52,9 +52,11 @@ pub fn no_path(model: &Model, reason: Option<&str>) -> Option<NoPath> {
 
 /// The lane whose tasks cover the most time (ties: the first lane).
 ///
-/// Lanes whose tasks come in start order (all of a GHC eventlog's, most of a
-/// trace's) are merged as the tasks go by; only the spans of the other
-/// lanes are gathered and sorted.
+/// Lanes whose tasks come in start order (all of a GHC eventlog's
+/// capabilities, most of a trace's) are merged as the tasks go by; lanes
+/// whose tasks come in end order (a GHC eventlog's user spans, made as
+/// each stops) are merged on a second pass, in that order; only the spans
+/// of the other lanes are gathered and sorted.
 pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
     let spans = || {
         model.tasks().iter().filter_map(|t| match (t.start.get(), t.end.get()) {
@@ -65,6 +67,15 @@ pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
     let mut lanes = vec![LaneMerge::default(); model.lanes().len()];
     for (lane, s, e) in spans() {
         lanes[lane.index()].add(s, e);
+    }
+    if lanes.iter().any(|l| l.unsorted && l.by_end) {
+        let mut by_end = vec![EndMerge::default(); lanes.len()];
+        for (lane, s, e) in spans().filter(|(l, ..)| lanes[l.index()].unsorted && lanes[l.index()].by_end) {
+            by_end[lane.index()].add(s, e);
+        }
+        for (l, m) in lanes.iter_mut().zip(&by_end).filter(|(l, _)| l.unsorted && l.by_end) {
+            *l = LaneMerge { closed: m.busy, ..LaneMerge::default() };
+        }
     }
     if lanes.iter().any(|l| l.unsorted) {
         let mut late: Vec<(LaneId, Nanos, Nanos)> = spans().filter(|(l, ..)| lanes[l.index()].unsorted).collect();
@@ -82,7 +93,7 @@ pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
 }
 
 /// One lane's time covered so far, its spans merged in start order.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct LaneMerge {
     /// Time covered by the runs already closed.
     closed: Nanos,
@@ -90,11 +101,23 @@ struct LaneMerge {
     run: Option<(Nanos, Nanos)>,
     /// A span started before the one before it: merge again, sorted.
     unsorted: bool,
+    /// Every span so far ended no earlier than the one before it.
+    by_end: bool,
+    /// The latest end so far.
+    last_end: Nanos,
+}
+
+impl Default for LaneMerge {
+    fn default() -> Self {
+        LaneMerge { closed: 0, run: None, unsorted: false, by_end: true, last_end: Nanos::MIN }
+    }
 }
 
 impl LaneMerge {
     /// Adds a span (start before end).
     fn add(&mut self, s: Nanos, e: Nanos) {
+        self.by_end &= e >= self.last_end;
+        self.last_end = self.last_end.max(e);
         self.run = match self.run {
             Some((a, _)) if s < a => {
                 self.unsorted = true;
@@ -115,6 +138,29 @@ impl LaneMerge {
     }
 }
 
+/// One lane's time covered, its spans merged in end order: the merged runs
+/// so far, disjoint and in order, the last ending latest; a span joins the
+/// runs it reaches back into.
+#[derive(Clone, Default)]
+struct EndMerge {
+    runs: Vec<(Nanos, Nanos)>,
+    /// Time the runs cover.
+    busy: Nanos,
+}
+
+impl EndMerge {
+    /// Adds a span (start before end) that ends no earlier than any before it.
+    fn add(&mut self, mut s: Nanos, e: Nanos) {
+        while let Some(&(a, b)) = self.runs.last().filter(|&&(_, b)| b >= s) {
+            self.runs.pop();
+            self.busy = self.busy.saturating_sub(b - a);
+            s = s.min(a);
+        }
+        self.runs.push((s, e));
+        self.busy = self.busy.saturating_add(e - s);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,22 +178,39 @@ mod tests {
         fn the_busiest_lane_covers_what_its_spans_cover_in_any_order(
             spans in proptest::collection::vec((0..3usize, 0..60i64, 1..20i64), 0..40)
         ) {
-            let mut b = ModelBuilder::new();
-            let lanes: Vec<_> = (0..3).map(|i| b.lane(&format!("lane {i}"))).collect();
-            let kind = b.kind("work", None);
-            let uid = b.sym("t");
-            for &(l, s, d) in &spans {
-                b.task(Task::new(uid, kind, Role::Work, lanes[l], Some(s), Some(s + d)));
-            }
-            let model = b.build();
-            let per_lane: Vec<Nanos> = (0..3)
-                .map(|l| covered(&spans.iter().filter(|x| x.0 == l).map(|x| (x.1, x.1 + x.2)).collect::<Vec<_>>()))
-                .collect();
-            let most = per_lane.iter().copied().max().unwrap_or(0);
-            let expected = per_lane.iter().position(|&b| b == most).filter(|_| most > 0);
-            let got = busiest_lane(&model);
-            prop_assert_eq!(got.as_ref().map(|g| g.busy), expected.map(|_| most));
-            prop_assert_eq!(got.map(|g| g.name), expected.map(|l| format!("lane {l}")));
+            check_busiest(&spans)?;
         }
+
+        /// Spans that come in end order (nested, overlapping, apart), as a
+        /// GHC eventlog's user spans do, take the second pass's merge.
+        #[test]
+        fn the_busiest_lane_covers_what_its_spans_cover_in_end_order(
+            spans in proptest::collection::vec((0..3usize, 0..60i64, 1..20i64), 0..40)
+        ) {
+            let mut spans = spans;
+            spans.sort_by_key(|&(_, s, d)| s + d);
+            check_busiest(&spans)?;
+        }
+    }
+
+    /// `busiest_lane` of tasks `(lane, start, duration)`, in this order, against [`covered`].
+    fn check_busiest(spans: &[(usize, Nanos, Nanos)]) -> Result<(), TestCaseError> {
+        let mut b = ModelBuilder::new();
+        let lanes: Vec<_> = (0..3).map(|i| b.lane(&format!("lane {i}"))).collect();
+        let kind = b.kind("work", None);
+        let uid = b.sym("t");
+        for &(l, s, d) in spans {
+            b.task(Task::new(uid, kind, Role::Work, lanes[l], Some(s), Some(s + d)));
+        }
+        let model = b.build();
+        let per_lane: Vec<Nanos> = (0..3)
+            .map(|l| covered(&spans.iter().filter(|x| x.0 == l).map(|x| (x.1, x.1 + x.2)).collect::<Vec<_>>()))
+            .collect();
+        let most = per_lane.iter().copied().max().unwrap_or(0);
+        let expected = per_lane.iter().position(|&b| b == most).filter(|_| most > 0);
+        let got = busiest_lane(&model);
+        prop_assert_eq!(got.as_ref().map(|g| g.busy), expected.map(|_| most));
+        prop_assert_eq!(got.map(|g| g.name), expected.map(|l| format!("lane {l}")));
+        Ok(())
     }
 }

@@ -22,7 +22,8 @@ pub const OTHERS: usize = 100;
 /// The run of `d` that is replayed: its only run, or the last of several
 /// (a ninja log's latest build); `None` when it records no dependencies.
 pub fn replay_of(d: &Dataset) -> Option<Replay> {
-    if d.no_path().is_some() {
+    // The reason alone: the busiest lane, which `no_path` finds too, is not needed here.
+    if d.kind.no_path_reason(&d.model).is_some() {
         return None;
     }
     let (_, tasks) = d.kind.compare_runs(&d.model).pop()?;

@@ -41,6 +41,7 @@ pub mod allocation;
 pub mod analysis;
 mod collections;
 pub mod decode;
+mod marks;
 mod reader;
 pub(crate) mod report;
 mod run;
@@ -48,12 +49,14 @@ mod run_kind;
 mod run_view;
 pub mod show;
 pub mod tables;
+mod threads;
 mod timeline;
 mod user_spans;
 pub mod view;
 
+pub use marks::{Mark, MarkRef, Marks, MarksIter};
 pub use reader::{write, EventRecord, EventType, Eventlog};
-pub use run::{Collection, GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
+pub use run::{Collection, GhcRun, HeapFigure, HeapSample, ThreadStats};
 
 use super::{Format, FormatId, FormatReader, Sniff, SniffInput};
 use crate::model::Model;

@@ -1,6 +1,7 @@
 //! What a GHC eventlog says beyond its model: collections, heap figures,
 //! threads and user marks ([`GhcRun`]), as [`super::timeline`] gathers them.
 
+use super::marks::Marks;
 use crate::model::Nanos;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,7 +24,7 @@ pub struct GhcRun {
     /// Every Haskell thread, by id.
     pub threads: Vec<ThreadStats>,
     /// User markers and user messages, in time order.
-    pub marks: Vec<Mark>,
+    pub marks: Marks,
 }
 
 /// One garbage collection: the span of the capability leading it, which
@@ -89,19 +90,4 @@ pub struct ThreadStats {
     pub last_stop: Option<Nanos>,
     /// Capabilities it ran on.
     pub caps: u32,
-}
-
-/// A user marker or message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
-    /// When, ns.
-    pub time: Nanos,
-    /// The capability that logged it.
-    pub cap: Option<u16>,
-    /// Byte offset of its event in the file.
-    pub offset: u64,
-    /// A marker (`traceMarker`) rather than a message (`traceEvent`).
-    pub marker: bool,
-    /// Its text.
-    pub text: String,
 }

@@ -197,3 +197,23 @@ fn hot_events_read_as_their_whole_decoding_does() {
     }
     assert!(checked > 10_000, "only {checked} hot events in the corpus");
 }
+
+#[test]
+fn user_messages_and_markers_read_as_their_whole_decoding_does() {
+    use super::decode::{decode, decode_text, Event};
+    let mut checked = 0;
+    for (name, bytes) in corpus_logs() {
+        let (log, _) = read(&name, &bytes, 4096);
+        for e in &log.events {
+            let whole = match decode(&log, e).event {
+                Event::UserMessage { message } => Some((message, false)),
+                Event::UserMarker { marker } => Some((marker, true)),
+                _ => None,
+            };
+            let text = decode_text(&log, e.ty, log.payload(e)).map(|(t, m)| (t.to_owned(), m));
+            assert_eq!(text, whole, "{name} at byte {}", e.offset);
+            checked += usize::from(whole.is_some());
+        }
+    }
+    assert!(checked > 0, "no user message or marker in the corpus");
+}

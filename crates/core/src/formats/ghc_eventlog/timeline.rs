@@ -16,12 +16,12 @@
 //! ends closes at the last time its capability logged.
 
 use super::collections::{collections, GcSpan, GcStats};
-use super::decode::{decode_hot, decode_payload, Event, Hot};
-use super::run::{GhcRun, HeapFigure, HeapSample, Mark, ThreadStats};
+use super::decode::{decode_hot, decode_payload, decode_text, Event, Hot};
+use super::run::{GhcRun, HeapFigure, HeapSample, ThreadStats};
+use super::threads::Threads;
 use super::user_spans::user_spans;
 use super::Eventlog;
 use crate::diagnostics::{Diagnostics, Position, Severity};
-use crate::hash::FastMap;
 use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Sym, Task};
 
 /// The latest time taken as is (2^62 ns, 146 years): differences and sums
@@ -42,24 +42,6 @@ struct Cap {
     last: Nanos,
 }
 
-/// A thread while the log is read: its numbers, the capabilities it ran on,
-/// and its uid and name in the model's string table once made.
-#[derive(Default)]
-struct Thread {
-    stats: ThreadStats,
-    caps: Vec<Option<u16>>,
-    syms: Option<(Sym, Option<Sym>)>,
-}
-
-/// Threads by id (ordered by id once the log is read).
-type Threads = FastMap<u32, Thread>;
-
-fn thread(threads: &mut Threads, id: u32) -> &mut Thread {
-    threads
-        .entry(id)
-        .or_insert_with(|| Thread { stats: ThreadStats { id, ..ThreadStats::default() }, ..Thread::default() })
-}
-
 /// The kinds of the capabilities' spans.
 struct Kinds {
     thread: KindId,
@@ -70,8 +52,9 @@ struct Kinds {
 /// Whether the timeline reads the whole [`Event`] of type `ty` (beyond the
 /// [`Hot`] ones; the others are only counted).
 fn wanted(ty: u16) -> bool {
-    // User message; thread label; heap allocated, size, live; GC statistics; user marker.
-    matches!(ty, 19 | 44 | 49 | 50 | 51 | 53 | 58)
+    // Thread label; heap allocated, size, live; GC statistics (user
+    // messages and markers are read as their text alone).
+    matches!(ty, 44 | 49 | 50 | 51 | 53)
 }
 
 /// Where an event sits: what the reader framed around its payload.
@@ -163,7 +146,7 @@ impl Timeline {
         let (b, kinds, threads, run) = (&mut self.b, &self.kinds, &mut self.threads, &mut self.run);
         if let Some(hot) = decode_hot(log, ty, payload) {
             match hot {
-                Hot::CreateThread(id) => thread(threads, id).stats.created = Some(time),
+                Hot::CreateThread(id) => threads.get(id).stats.created = Some(time),
                 Hot::RunThread(thread) => {
                     if let Some((open, since)) = cap.running.take() {
                         close_run(b, kinds, threads, cap, cap_id, open, since, time);
@@ -192,12 +175,16 @@ impl Timeline {
             }
             return;
         }
+        if let Some((text, marker)) = decode_text(log, ty, payload) {
+            run.marks.push(time, cap_id, offset, marker, text);
+            return;
+        }
         if !wanted(ty) {
             return;
         }
         match decode_payload(log, ty, payload).event {
             Event::ThreadLabel { thread: id, label } => {
-                let t = thread(threads, id);
+                let t = threads.get(id);
                 t.stats.label = Some(label);
                 t.syms = None;
             }
@@ -212,12 +199,6 @@ impl Timeline {
             }
             Event::HeapAllocated { alloc, .. } => {
                 run.heap.push(HeapSample { time, figure: HeapFigure::Allocated, bytes: alloc, cap: cap_id })
-            }
-            Event::UserMessage { message } => {
-                run.marks.push(Mark { time, cap: cap_id, offset, marker: false, text: message })
-            }
-            Event::UserMarker { marker } => {
-                run.marks.push(Mark { time, cap: cap_id, offset, marker: true, text: marker })
             }
             _ => {}
         }
@@ -251,10 +232,13 @@ impl Timeline {
         // The capabilities' lanes first, in capability order.
         b.lanes_first(&cap_lanes);
         run.collections = collections(std::mem::take(&mut self.gc_spans), std::mem::take(&mut self.stats));
-        let mut threads: Vec<Thread> = self.threads.into_values().collect();
-        threads.sort_unstable_by_key(|t| t.stats.id);
-        run.threads = threads.into_iter().map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats }).collect();
-        run.marks.sort_by_key(|m| m.time);
+        run.threads = self
+            .threads
+            .into_sorted()
+            .into_iter()
+            .map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats })
+            .collect();
+        run.marks.order();
         user_spans(b, &run.marks, diags);
         run.heap.sort_by_key(|h| h.time);
         if let Some(first) = self.first {
@@ -284,7 +268,7 @@ fn close_run(
     until: Nanos,
 ) {
     let lane = lanes_of(b, cap, cap_id).0;
-    let t = thread(threads, id);
+    let t = threads.get(id);
     let d = (until - since).max(0);
     let s = &mut t.stats;
     s.runs += 1;

@@ -2,10 +2,10 @@
 //! `STOP x` (innermost first) make a task on the `user spans` lane; other
 //! marks are instants on the `markers` lane.
 
-use super::run::Mark;
+use super::marks::Marks;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::hash::FastMap;
-use crate::model::{ModelBuilder, Nanos, Role, Task};
+use crate::model::{ModelBuilder, Nanos, Role, Sym, Task};
 
 /// The label of a `START label` or `STOP label` text.
 fn span_edge(text: &str) -> Option<(bool, &str)> {
@@ -16,42 +16,101 @@ fn span_edge(text: &str) -> Option<(bool, &str)> {
     }
 }
 
+/// What a mark's text is: a span's start or stop (its label's index), or
+/// an instant.
+#[derive(Clone, Copy)]
+enum Edge {
+    Start(usize),
+    Stop(usize),
+    Instant,
+}
+
+/// Whether text `id` is neither a span's start nor its stop.
+fn instant(edges: &[Edge], id: u32) -> bool {
+    matches!(edges.get(id as usize), Some(Edge::Instant))
+}
+
+/// Whether any `STOP x` closes a `START x` before it: counts the open
+/// starts of each label, up to the first that closes.
+fn pairs_any(marks: &Marks, edges: &[Edge], labels: usize) -> bool {
+    if !edges.iter().any(|e| matches!(e, Edge::Stop(_))) {
+        return false;
+    }
+    let mut open = vec![0usize; labels];
+    for m in marks.iter() {
+        match edges.get(m.text_id as usize) {
+            Some(&Edge::Start(l)) => open[l] += 1,
+            Some(&Edge::Stop(l)) if open[l] > 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Pairs `START x` and `STOP x` marks (in time order, innermost first) into
 /// user-span tasks; marks that are not span edges become instants.
-pub(super) fn user_spans(b: &mut ModelBuilder, marks: &[Mark], diags: &mut Diagnostics) {
+pub(super) fn user_spans(b: &mut ModelBuilder, marks: &Marks, diags: &mut Diagnostics) {
     if marks.is_empty() {
         return;
     }
-    let mut open: FastMap<&str, Vec<Nanos>> = FastMap::default();
-    let span_kind = b.kind("user span", Some("blue"));
-    let marker_kind = b.kind("marker", Some("magenta"));
-    let message_kind = b.kind("message", Some("cyan"));
-    let spans_lane = b.lane("user spans");
-    let marks_lane = b.lane("markers");
-    for m in marks {
-        match span_edge(&m.text) {
-            Some((true, label)) => open.entry(label).or_default().push(m.time),
-            Some((false, label)) => match open.get_mut(label).and_then(|s| s.pop()) {
-                Some(since) => {
-                    let uid = b.sym(label);
-                    b.task(Task::new(uid, span_kind, Role::Work, spans_lane, Some(since), Some(m.time)));
+    // Each distinct text read once: its edge, and each label its index.
+    let mut labels: Vec<&str> = Vec::new();
+    let mut label_index: FastMap<&str, usize> = FastMap::default();
+    let edges: Vec<Edge> = (0..marks.text_count() as u32)
+        .map(|id| match span_edge(marks.text(id).unwrap_or("")) {
+            Some((start, label)) => {
+                let i = *label_index.entry(label).or_insert_with(|| {
+                    labels.push(label);
+                    labels.len() - 1
+                });
+                if start {
+                    Edge::Start(i)
+                } else {
+                    Edge::Stop(i)
                 }
-                None => diags.report(
+            }
+            None => Edge::Instant,
+        })
+        .collect();
+    let mut open: Vec<Vec<Nanos>> = vec![Vec::new(); labels.len()];
+    // Names are interned when first used, in the order the marks need them.
+    let mut label_syms: Vec<Option<Sym>> = vec![None; labels.len()];
+    let mut text_syms: Vec<Option<Sym>> = vec![None; edges.len()];
+    // Only the kinds and lanes that get tasks are made (the model would
+    // drop the others, in a pass over every task), in this order.
+    let instants = |marker| (0..edges.len() as u32).any(|id| instant(&edges, id) && marks.seen_as(id, marker));
+    let (markers, messages) = (instants(true), instants(false));
+    let span_kind = pairs_any(marks, &edges, labels.len()).then(|| b.kind("user span", Some("blue")));
+    let marker_kind = markers.then(|| b.kind("marker", Some("magenta")));
+    let message_kind = messages.then(|| b.kind("message", Some("cyan")));
+    let spans_lane = span_kind.map(|_| b.lane("user spans"));
+    let marks_lane = (markers || messages).then(|| b.lane("markers"));
+    for m in marks.iter() {
+        match edges.get(m.text_id as usize).copied().unwrap_or(Edge::Instant) {
+            Edge::Start(l) => open[l].push(m.time),
+            Edge::Stop(l) => match (open[l].pop(), span_kind.zip(spans_lane)) {
+                (Some(since), Some((kind, lane))) => {
+                    let uid = *label_syms[l].get_or_insert_with(|| b.sym(labels[l]));
+                    b.task(Task::new(uid, kind, Role::Work, lane, Some(since), Some(m.time)));
+                }
+                _ => diags.report(
                     Severity::Info,
                     "ghc.stop-without-start",
                     Position::Byte(m.offset),
-                    format!("\"STOP {label}\" at {} ns has no START before it", m.time),
+                    format!("\"STOP {}\" at {} ns has no START before it", labels[l], m.time),
                 ),
             },
-            None => {
-                let uid = b.sym(&m.text);
+            Edge::Instant => {
                 let kind = if m.marker { marker_kind } else { message_kind };
-                b.task(Task::new(uid, kind, Role::Work, marks_lane, Some(m.time), Some(m.time)));
+                if let (Some(kind), Some(lane)) = (kind, marks_lane) {
+                    let uid = *text_syms[m.text_id as usize].get_or_insert_with(|| b.sym(m.text));
+                    b.task(Task::new(uid, kind, Role::Work, lane, Some(m.time), Some(m.time)));
+                }
             }
         }
     }
     let mut unclosed: Vec<(&str, usize)> =
-        open.iter().filter(|(_, v)| !v.is_empty()).map(|(&k, v)| (k, v.len())).collect();
+        labels.iter().zip(&open).filter(|(_, v)| !v.is_empty()).map(|(&k, v)| (k, v.len())).collect();
     unclosed.sort();
     for (label, n) in unclosed {
         diags.report(

@@ -75,7 +75,7 @@ impl GhcView {
                 .collect(),
             allocation: allocation(run),
             threads: run.threads.clone(),
-            marks: run.marks.iter().take(MARKS).cloned().collect(),
+            marks: run.marks.iter().take(MARKS).map(|m| m.to_mark()).collect(),
             mark_count: run.marks.len() as u64,
             event_types: run
                 .type_names

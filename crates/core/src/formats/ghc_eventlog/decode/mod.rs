@@ -100,6 +100,17 @@ pub fn decode_hot(log: &Eventlog, ty: u16, payload: &[u8]) -> Option<Hot> {
     })
 }
 
+/// Reads a user message (19) or user marker (58) as its text, without
+/// building its [`Event`]: `Some((text, marker))` exactly when
+/// [`decode_payload`] gives [`Event::UserMessage`] or [`Event::UserMarker`].
+pub fn decode_text<'a>(log: &Eventlog, ty: u16, payload: &'a [u8]) -> Option<(&'a str, bool)> {
+    if !matches!(ty, 19 | USER_MARKER) {
+        return None;
+    }
+    let text = std::str::from_utf8(body(log, ty, payload)?).ok()?;
+    Some((text, ty == USER_MARKER))
+}
+
 /// The type id of user markers: logs that do not declare it are pre-7.8 logs.
 pub(super) const USER_MARKER: u16 = 58;
 
