@@ -30,6 +30,11 @@ Where no Java is installed, the script says so and passes.
 Usage: tests/spark/spark_test.py [BIN_DIR] [--keep DIR] (BIN_DIR defaults
 to target/debug and must hold `longpole`; --keep copies each log to DIR,
 which is how crates/core/tests/fixtures/spark/ was made).
+
+`tests/spark/spark_test.py --references DIR` writes, beside each log in
+DIR, `<log>.reference`: the History Server's figures of it and the
+SHA-256 of its events as Spark's own reader decodes them (the Rust tests
+check longpole's decoding and figures against these).
 """
 
 import glob
@@ -66,7 +71,29 @@ def python_with_pyspark():
     return None
 
 
-APP = r'''
+DECODE = r'''
+def decode(jvm, log, dest):
+    """The events of `log` (a file, or a rolling log's folder) as Spark's
+    own reader decodes them (by the codec its name ends in), into `dest`."""
+    import glob, os
+    parts = [log]
+    if os.path.isdir(log):
+        parts = sorted(glob.glob(log + "/events_*"), key=lambda p: int(os.path.basename(p).split("_")[1]))
+    with open(dest, "w") as f:
+        for part in parts:
+            hpath = jvm.org.apache.hadoop.fs.Path("file://" + os.path.abspath(part))
+            fs = hpath.getFileSystem(jvm.org.apache.hadoop.conf.Configuration())
+            stream = jvm.org.apache.spark.deploy.history.EventLogFileReader.openEventLog(hpath, fs)
+            reader = jvm.java.io.BufferedReader(jvm.java.io.InputStreamReader(stream, "UTF-8"))
+            while True:
+                line = reader.readLine()
+                if line is None:
+                    break
+                f.write(line + "\n")
+            reader.close()
+'''
+
+APP = DECODE + r'''
 import sys
 from pyspark.sql import SparkSession
 codec, out = sys.argv[1], sys.argv[2]
@@ -107,26 +134,10 @@ joined.count()
 sc.setJobDescription("sum by key over the join")
 joined.reduceByKey(lambda a, b: a + b, 4).collect()
 spark.stop()
-# Spark's own reader of event logs, which decodes by the codec in the
-# file's name, writes the events back plain for the check.
+# Spark's own reader of event logs writes the events back plain for the check.
 import glob, os
-jvm = sc._gateway.jvm
 log = [p for p in glob.glob(out.replace("file://", "") + "/*") if not os.path.basename(p).startswith(".")][0]
-parts = [log]
-if os.path.isdir(log):
-    parts = sorted(glob.glob(log + "/events_*"), key=lambda p: int(os.path.basename(p).split("_")[1]))
-with open(sys.argv[3], "w") as f:
-    for part in parts:
-        hpath = jvm.org.apache.hadoop.fs.Path("file://" + part)
-        fs = hpath.getFileSystem(jvm.org.apache.hadoop.conf.Configuration())
-        stream = jvm.org.apache.spark.deploy.history.EventLogFileReader.openEventLog(hpath, fs)
-        reader = jvm.java.io.BufferedReader(jvm.java.io.InputStreamReader(stream, "UTF-8"))
-        while True:
-            line = reader.readLine()
-            if line is None:
-                break
-            f.write(line + "\n")
-        reader.close()
+decode(sc._gateway.jvm, log, sys.argv[3])
 '''
 
 
@@ -209,7 +220,50 @@ def check_log(path, h, label):
     return r
 
 
+REFERENCE_APP = DECODE + r'''
+import sys
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+for log in sys.argv[1:]:
+    decode(spark.sparkContext._gateway.jvm, log, log.rstrip("/") + ".decoded")
+spark.stop()
+'''
+
+
+def write_references(py, folder):
+    """Each log of `folder` decoded by Spark, and its figures, as `<log>.reference`."""
+    import hashlib
+    logs = sorted(p for p in glob.glob(os.path.join(folder, "*"))
+                  if not p.endswith((".reference", ".md", ".decoded", ".py")))
+    with tempfile.TemporaryDirectory() as tmp:
+        app = os.path.join(tmp, "decode.py")
+        with open(app, "w") as f:
+            f.write(REFERENCE_APP)
+        subprocess.run([py, app, *logs], check=True, capture_output=True)
+    for log in logs:
+        decoded = log.rstrip("/") + ".decoded"
+        with open(decoded, "rb") as f:
+            raw = f.read()
+        os.remove(decoded)
+        h = history_figures([json.loads(line) for line in raw.splitlines() if line.strip()])
+        ref = {
+            "decoded_bytes": len(raw),
+            "decoded_sha256": hashlib.sha256(raw).hexdigest(),
+            "wall_ms": h["wall_ms"], "jobs": h["jobs"], "stages_ran": h["stages_ran"],
+            "stages_skipped": h["stages_skipped"], "tasks": h["tasks"],
+            "last_completed_stage": max(h["completed"].values(), key=lambda i: (i["Completion Time"], i["Stage ID"]))["Stage ID"],
+            "stage_duration_ms": {str(i): s["Completion Time"] - s["Submission Time"] for i, s in sorted(h["completed"].items())},
+        }
+        with open(log.rstrip("/") + ".reference", "w") as f:
+            json.dump(ref, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+
 def main():
+    if "--references" in sys.argv:
+        py = python_with_pyspark()
+        write_references(py, sys.argv[sys.argv.index("--references") + 1])
+        return 0
     if shutil.which("java") is None:
         print("no Java: the Spark runs are skipped")
         return 0

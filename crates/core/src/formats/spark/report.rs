@@ -10,6 +10,7 @@ use crate::model::{Model, TaskId, NANOS_PER_MS};
 use crate::numbers::duration_label;
 use crate::report::ms::Ms;
 use crate::run::{Dataset, ReportPath, RunReport};
+use crate::view::headline::plural;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
@@ -84,15 +85,14 @@ pub fn spark_json(d: &Dataset, run: &SparkRun) -> RunReport {
 pub fn facts_line(m: &Model, run: &SparkRun) -> String {
     let (ran, skipped, _) = run.stage_counts();
     format!(
-        "Spark {} application {}{}: {} jobs, {} stages ran ({} skipped), {} tasks on {} executors; wall {}{}",
+        "Spark {} application {}{}: {}, {} ran ({skipped} skipped), {} on {}; wall {}{}",
         run.spark_version.as_deref().unwrap_or("?"),
         run.app_name.as_deref().unwrap_or("?"),
         run.app_id.as_deref().map(|a| format!(" ({a})")).unwrap_or_default(),
-        run.jobs.len(),
-        ran,
-        skipped,
-        run.task_attempts,
-        run.executors.len(),
+        plural(run.jobs.len() as u64, "job", "jobs"),
+        plural(ran, "stage", "stages"),
+        plural(run.task_attempts, "task", "tasks"),
+        plural(run.executors.len() as u64, "executor", "executors"),
         m.wall().map_or("?".to_owned(), duration_label),
         if run.ended { "" } else { " (to the last event: the application's end is not in the log)" }
     )
