@@ -161,6 +161,8 @@ fn add_task(b: &mut ModelBuilder, t: &TaskAttempt, slot: u32) {
     let retry = if t.attempt > 0 { format!(" (attempt {})", t.attempt) } else { String::new() };
     task.name = Some(b.sym(&format!("stage {}{attempt} · task {}{retry}", t.stage_id, t.index)));
     task.failed = t.finish.is_some() && !t.succeeded();
+    let written = t.metrics.shuffle_write_bytes.saturating_add(t.metrics.output_bytes);
+    task.payload_mut().bytes = u64::try_from(written).ok().filter(|&w| w > 0);
     b.task(task);
 }
 

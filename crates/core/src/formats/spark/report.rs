@@ -26,6 +26,7 @@ fn skew_json(s: &Skew) -> Value {
         "ratio": if s.ratio.is_finite() { json!(s.ratio) } else { Value::Null },
         "straggler": s.straggler(), "slowest_task": s.slowest_task, "executor": s.executor,
         "read_bytes": s.read_bytes.0, "median_read_bytes": s.read_bytes.1, "cause": s.cause,
+        "slowest_metrics": s.metrics,
     })
 }
 

@@ -3,7 +3,7 @@
 //! task: garbage collection, waiting for shuffle blocks, spilling, or more
 //! input than the others.
 
-use super::log::TaskAttempt;
+use super::log::{Metrics, TaskAttempt};
 use serde::{Deserialize, Serialize};
 
 /// A task time counts as a straggler's at this many times the median.
@@ -57,6 +57,8 @@ pub struct Skew {
     pub read_bytes: (i64, i64),
     /// Why it was slow, as far as the metrics say.
     pub cause: Cause,
+    /// Its metrics.
+    pub metrics: Metrics,
 }
 
 impl Skew {
@@ -117,5 +119,6 @@ pub fn skew(tasks: &[&TaskAttempt]) -> Option<Skew> {
         executor: slow.executor.clone(),
         read_bytes: (read(slow), median_read),
         cause,
+        metrics: slow.metrics,
     })
 }
