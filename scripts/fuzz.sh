@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of longpole's readers with libFuzzer (cargo-fuzz):
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: ingest, formats, protocol, cargo_timings or dbt
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: ingest, formats, protocol, cargo_timings, dbt or spark
 # Installs nightly Rust and cargo-fuzz if missing (idempotent), seeds the
 # target's corpus from tests/data and the samples, then runs it with
 # a 2 GB memory limit and a 10 s per-input timeout. Crashes land in

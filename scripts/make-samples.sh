@@ -26,4 +26,5 @@ CARGO_TARGET_DIR="$tmp/cargo-target" cargo build --release --offline -q --timing
 cp "$tmp/cargo-target/cargo-timings/cargo-timing.html" samples/cargo-longpole.html
 install -m 644 crates/core/tests/fixtures/dbt/build/run_results.json samples/dbt-build-run_results.json
 gzip -9 -n -c crates/core/tests/fixtures/dbt/build/manifest.json > samples/dbt-build-manifest.json.gz
+install -m 644 crates/core/tests/fixtures/spark/skewed-join.zstd samples/spark-skewed-join.zstd
 rm -rf "$tmp"

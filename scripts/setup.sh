@@ -68,8 +68,7 @@ fi
 
 # The fleet tables' test (tests/fleet/duckdb_test.py) queries the Parquet
 # export with DuckDB from PyPI, in a virtual environment of its own under
-# target/. Spark (tests/fleet/spark_check.py) is opt-in: LONGPOLE_SPARK=1
-# adds PyPI's pyspark and Debian's OpenJDK.
+# target/.
 DUCKDB_VERSION=2.0.1
 PYSPARK_VERSION=4.3.0
 VENV=target/venv-tools
@@ -93,15 +92,16 @@ if ! "$VENV/bin/python" -c 'import dbt.adapters.duckdb, dbt.version as v; assert
   say "installing dbt-core (<1.12) and dbt-duckdb into $VENV"
   "$VENV/bin/pip" install --quiet "dbt-core<1.12" dbt-duckdb "duckdb==$DUCKDB_VERSION"
 fi
-if [ "${LONGPOLE_SPARK:-}" = 1 ]; then
-  if ! command -v java >/dev/null; then
-    say "installing Debian's openjdk-17-jre-headless (for Spark)"
-    apt_install openjdk-17-jre-headless
-  fi
-  if [ "$("$VENV/bin/python" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null)" != "$PYSPARK_VERSION" ]; then
-    say "installing pyspark $PYSPARK_VERSION into $VENV"
-    "$VENV/bin/pip" install --quiet "pyspark==$PYSPARK_VERSION"
-  fi
+# Spark (tests/fleet/spark_check.py, and the real runs of tests/spark/)
+# needs Java: LONGPOLE_SPARK=1 adds Debian's OpenJDK; PyPI's pyspark is
+# added wherever Java is.
+if [ "${LONGPOLE_SPARK:-}" = 1 ] && ! command -v java >/dev/null; then
+  say "installing Debian's openjdk-17-jre-headless (for Spark)"
+  apt_install openjdk-17-jre-headless
+fi
+if command -v java >/dev/null && [ "$("$VENV/bin/python" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null)" != "$PYSPARK_VERSION" ]; then
+  say "installing pyspark $PYSPARK_VERSION into $VENV"
+  "$VENV/bin/pip" install --quiet "pyspark==$PYSPARK_VERSION"
 fi
 
 say "fetching crates"

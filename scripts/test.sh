@@ -2,7 +2,7 @@
 # The README's second command, and all that .ci/run does: set up, build the
 # bundle, then run every test: the workspace's cargo tests, the wasm tests
 # in headless Chromium, the fleet tables read by DuckDB (tests/fleet/), real
-# dbt runs (tests/dbt/), and
+# dbt runs (tests/dbt/), real Spark applications where Java is (tests/spark/), and
 # the end-to-end tests against the built bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,8 @@ cargo build --quiet -p longpole-cli -p longpole-distbuild-sim
 target/venv-tools/bin/python tests/fleet/duckdb_test.py target/debug
 echo "== dbt runs (dbt-duckdb) read against dbt's own figures"
 target/venv-tools/bin/python tests/dbt/dbt_test.py target/debug
+echo "== Spark applications (PySpark, where Java is) read against the History Server's figures"
+target/venv-tools/bin/python tests/spark/spark_test.py target/debug
 echo "== wasm-bindgen tests in headless Chromium"
 cargo test --target wasm32-unknown-unknown --test web
 echo "== end-to-end tests against dist/"

@@ -108,6 +108,12 @@ pub const SAMPLES: &[Sample] = &[
         files: &["dbt-build-run_results.json", "dbt-build-manifest.json.gz"],
         credit: "a dbt build of 23 models, a seed and 6 tests on DuckDB with 4 threads, by tests/dbt/dbt_test.py (the same files as crates/core/tests/fixtures/dbt/build/)",
     },
+    Sample {
+        id: "spark",
+        label: "Spark application",
+        files: &["spark-skewed-join.zstd"],
+        credit: "a PySpark application with a skewed join whose shuffle a later job reuses, its event log compressed with zstd, by tests/spark/spark_test.py (the same file as crates/core/tests/fixtures/spark/skewed-join.zstd)",
+    },
 ];
 
 /// The URL of a sample file, relative to the page so any base path works.

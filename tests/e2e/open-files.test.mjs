@@ -75,7 +75,7 @@ test('every bundled sample opens in one click, from a sub-path too', async () =>
       await app.page.getByTestId(id).click();
       await app.page.getByTestId('analysis-ready').waitFor();
       const format = await app.page.getByTestId('detected-format').textContent();
-      const expected = id.startsWith('sample-ghc') ? 'ghc-eventlog' : id.startsWith('sample-monetdb') ? 'monetdb-mal' : id.startsWith('sample-evobench') ? 'evobench' : id.startsWith('sample-ninja') ? 'ninja-log' : id.startsWith('sample-starrocks') ? 'starrocks' : id.startsWith('sample-chrome') ? 'chrome-trace' : id.startsWith('sample-cargo') ? 'cargo-timings' : id.startsWith('sample-dbt') ? 'dbt' : 'distbuild';
+      const expected = id.startsWith('sample-ghc') ? 'ghc-eventlog' : id.startsWith('sample-monetdb') ? 'monetdb-mal' : id.startsWith('sample-evobench') ? 'evobench' : id.startsWith('sample-ninja') ? 'ninja-log' : id.startsWith('sample-starrocks') ? 'starrocks' : id.startsWith('sample-chrome') ? 'chrome-trace' : id.startsWith('sample-cargo') ? 'cargo-timings' : id.startsWith('sample-dbt') ? 'dbt' : id.startsWith('sample-spark') ? 'spark' : 'distbuild';
       assert.equal(format, expected, `${id}'s format`);
       // Back to the landing page for the next one: the page's address
       // without its hash (which names the sample, and would open it again).

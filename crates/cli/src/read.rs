@@ -5,7 +5,8 @@
 //! only when stderr is a terminal. Within a file whose reader takes chunks
 //! read ahead (a distbuild log's lines, a Chrome trace's events), another
 //! thread reads the next chunks and their lines or events ahead while this
-//! one builds, in order. The inputs come
+//! one builds, in order. A rolling Spark event log's folder is one input,
+//! its `events_N_*` files read one after the other. The inputs come
 //! back in the order given, whatever the thread count, and the same as
 //! when read on one thread.
 
@@ -106,34 +107,61 @@ pub fn read_named(paths: &[&Path], names: &[String], threads: usize, keep_source
         .collect()
 }
 
-/// Reads one file, keeping every byte of it when `keep_source`; with more
-/// than one thread, its chunks ahead on another.
+/// The files of `path`: itself, or for a rolling Spark event log (an
+/// `eventlog_v2_*` folder) its `events_N_*` files in the order of N, read
+/// as one input.
+fn parts(path: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let rolling = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("eventlog_v2_"));
+    if !(rolling && path.is_dir()) {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut parts: Vec<(u64, std::path::PathBuf)> = std::fs::read_dir(path)
+        .with_context(|| format!("cannot list {}", path.display()))?
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let name = p.file_name()?.to_string_lossy().into_owned();
+            let n = name.strip_prefix("events_")?.split('_').next()?.parse().ok()?;
+            Some((n, p))
+        })
+        .collect();
+    parts.sort();
+    anyhow::ensure!(!parts.is_empty(), "{} holds no events_N_* file of a rolling Spark event log", path.display());
+    Ok(parts.into_iter().map(|(_, p)| p).collect())
+}
+
+/// Reads one file (or a rolling event log's files, one after the other),
+/// keeping every byte of it when `keep_source`; with more than one thread,
+/// a single file's chunks ahead on another.
 fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_source: bool) -> Result<Input> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let parts = parts(path)?;
     let mut ingest = Ingest::new(name);
     if keep_source {
         ingest.keep_source();
     }
-    let len = file.metadata().map(|m| m.len()).ok();
+    let len: Option<u64> = parts.iter().map(|p| std::fs::metadata(p).map(|m| m.len()).ok()).sum();
     if let Some(len) = len {
         ingest.expect_bytes(len);
     }
     let bar = progress.bar(name, len.unwrap_or(0));
-    // The first chunk is small: once it tells the format, a file whose
-    // chunks are read ahead goes on in chunks of that size, others in slices.
-    let mut chunks = LineChunks::new(file, AHEAD);
-    let cannot_read = || format!("cannot read {}", path.display());
-    let mut buf = Vec::new();
-    while let Some(chunk) = chunks.next(buf).with_context(cannot_read)? {
-        ingest.feed(&chunk)?;
-        bar.inc(chunk.len() as u64);
-        progress.tick();
-        buf = chunk;
-        if let Some(preparer) = ingest.preparer().filter(|_| threads > 1) {
-            read_ahead(&mut ingest, chunks, preparer, &bar, progress).with_context(cannot_read)?;
-            break;
+    let single = parts.len() == 1;
+    for part in &parts {
+        let file = File::open(part).with_context(|| format!("cannot open {}", part.display()))?;
+        // The first chunk is small: once it tells the format, a file whose
+        // chunks are read ahead goes on in chunks of that size, others in slices.
+        let mut chunks = LineChunks::new(file, AHEAD);
+        let cannot_read = || format!("cannot read {}", part.display());
+        let mut buf = Vec::new();
+        while let Some(chunk) = chunks.next(buf).with_context(cannot_read)? {
+            ingest.feed(&chunk)?;
+            bar.inc(chunk.len() as u64);
+            progress.tick();
+            buf = chunk;
+            if let Some(preparer) = ingest.preparer().filter(|_| threads > 1 && single) {
+                read_ahead(&mut ingest, chunks, preparer, &bar, progress).with_context(cannot_read)?;
+                break;
+            }
+            chunks.resize(SLICE);
         }
-        chunks.resize(SLICE);
     }
     bar.finish_and_clear();
     Ok(ingest.finish()?)

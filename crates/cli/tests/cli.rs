@@ -438,4 +438,26 @@ fn whatif_says_why_a_log_without_dependencies_cannot_be_replayed() {
         .unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!out.status.success() && err.contains("no run here records dependencies"), "{err}");
+
+#[test]
+fn a_rolling_spark_event_log_folder_is_one_input_read_in_file_order() {
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/spark/eventlog_v2_local-1795825148987");
+    let reference: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.parent().unwrap().join("eventlog_v2_local-1795825148987.reference")).unwrap(),
+    )
+    .unwrap();
+    let out = Command::cargo_bin("longpole").unwrap().args(["analyze", "--format", "json"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "spark");
+    assert_eq!(v["wall_ms"], reference["wall_ms"]);
+    assert_eq!(v["spark"]["task_attempts"], reference["tasks"]);
+    // A folder that is not a rolling log holds no events files: said so.
+    let empty = std::env::temp_dir().join(format!("eventlog_v2_empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::cargo_bin("longpole").unwrap().arg("analyze").arg(&empty).output().unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("events_N_"), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -153,6 +153,7 @@ fn every_format_gives_json_of_the_published_shape() {
         ("starrocks", true),
         ("cargo-timings", true),
         ("dbt", false),
+        ("spark", true),
     ]
     .into_iter()
     .map(|(f, p)| (f.to_owned(), p))

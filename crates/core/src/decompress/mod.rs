@@ -1,7 +1,10 @@
-//! Decompression inside the stream: gzip, bzip2 and zstd, detected by their
-//! magic bytes, decoded push-style as chunks arrive.
+//! Decompression inside the stream: gzip, bzip2, zstd, and the lz4 and
+//! snappy streams of Spark's event logs (lz4-java's and snappy-java's
+//! framing), detected by their magic bytes, decoded push-style as chunks
+//! arrive.
 //!
-//! Every decoder is pure Rust (miniz_oxide, libbz2-rs-sys, ruzstd) so the
+//! Every decoder is pure Rust (miniz_oxide, libbz2-rs-sys, ruzstd, lz4_flex,
+//! snap) so the
 //! same code runs in the browser's worker and in the CLI. Memory is bounded
 //! by the codecs' windows, never by the file. Concatenated members (gzip,
 //! bzip2 from parallel compressors) and several zstd frames are all read.
@@ -10,6 +13,8 @@
 
 mod bzip2_push;
 mod gzip_push;
+mod lz4_block_push;
+mod snappy_java_push;
 mod zstd_push;
 
 use serde::{Deserialize, Serialize};
@@ -27,20 +32,26 @@ pub enum Compression {
     Bzip2,
     /// Zstandard, one or more frames.
     Zstd,
+    /// lz4-java's block stream (Spark's `lz4` codec), one or more streams.
+    Lz4,
+    /// snappy-java's stream (Spark's `snappy` codec), one or more streams.
+    Snappy,
 }
 
 impl Compression {
     /// Longest magic number looked at by [`Compression::sniff`].
-    pub const MAGIC_LEN: usize = 4;
+    pub const MAGIC_LEN: usize = 8;
 
     /// Detects the compression from the first bytes of a stream.
     ///
     /// Returns `None` when `head` is too short to tell and more data may come.
     pub fn sniff(head: &[u8], at_eof: bool) -> Option<Compression> {
-        const MAGICS: [(&[u8], Compression); 3] = [
+        const MAGICS: [(&[u8], Compression); 5] = [
             (&[0x1f, 0x8b], Compression::Gzip),
             (b"BZh", Compression::Bzip2),
             (&[0x28, 0xb5, 0x2f, 0xfd], Compression::Zstd),
+            (lz4_block_push::MAGIC, Compression::Lz4),
+            (snappy_java_push::MAGIC, Compression::Snappy),
         ];
         for (magic, c) in MAGICS {
             if head.len() >= magic.len() {
@@ -61,6 +72,8 @@ impl Compression {
             Compression::Gzip => "gzip",
             Compression::Bzip2 => "bzip2",
             Compression::Zstd => "zstd",
+            Compression::Lz4 => "lz4",
+            Compression::Snappy => "snappy",
         }
     }
 }
@@ -105,6 +118,8 @@ enum Inner {
     Gzip(Box<gzip_push::GzipPush>),
     Bzip2(bzip2_push::Bzip2Push),
     Zstd(Box<zstd_push::ZstdPush>),
+    Lz4(lz4_block_push::Lz4BlockPush),
+    Snappy(snappy_java_push::SnappyJavaPush),
 }
 
 /// A push decoder for one input stream.
@@ -122,6 +137,8 @@ impl Decoder {
             Compression::Gzip => Inner::Gzip(Box::new(gzip_push::GzipPush::new())),
             Compression::Bzip2 => Inner::Bzip2(bzip2_push::Bzip2Push::new()),
             Compression::Zstd => Inner::Zstd(Box::new(zstd_push::ZstdPush::new())),
+            Compression::Lz4 => Inner::Lz4(lz4_block_push::Lz4BlockPush::new()),
+            Compression::Snappy => Inner::Snappy(snappy_java_push::SnappyJavaPush::new()),
         };
         Decoder { inner, codec, consumed: 0 }
     }
@@ -153,6 +170,8 @@ impl Decoder {
             Inner::Gzip(d) => d.push(input, out).map_err(|f| f.into_error(corrupt)),
             Inner::Bzip2(d) => d.push(input, out).map_err(|f| f.into_error(corrupt)),
             Inner::Zstd(d) => d.push(input, out).map_err(|f| f.into_error(corrupt)),
+            Inner::Lz4(d) => d.push(input, out).map_err(|f| f.into_error(corrupt)),
+            Inner::Snappy(d) => d.push(input, out).map_err(|f| f.into_error(corrupt)),
         }
     }
 
@@ -163,6 +182,8 @@ impl Decoder {
             Inner::Gzip(d) => d.finish(),
             Inner::Bzip2(d) => d.finish(),
             Inner::Zstd(d) => d.finish(),
+            Inner::Lz4(d) => d.finish(),
+            Inner::Snappy(d) => d.finish(),
         }
     }
 }
@@ -180,6 +201,27 @@ impl<E: From<CorruptStream>> Fail<E> {
             Fail::Out(e) => e,
         }
     }
+}
+
+/// Appends `input` to `pending`, then takes whole units (a block, a chunk,
+/// a header) off its front with `unit`, which says how many bytes the
+/// unit at the front of what it is shown took (0: not all in yet).
+fn units<E>(
+    pending: &mut Vec<u8>,
+    input: &[u8],
+    mut unit: impl FnMut(&[u8]) -> Result<usize, Fail<E>>,
+) -> Result<(), Fail<E>> {
+    pending.extend_from_slice(input);
+    let mut at = 0;
+    let result = loop {
+        match unit(pending.get(at..).unwrap_or_default()) {
+            Ok(0) => break Ok(()),
+            Ok(n) => at += n,
+            Err(e) => break Err(e),
+        }
+    };
+    pending.drain(..at);
+    result
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod ghc_eventlog;
 pub mod monetdb_mal;
 pub mod ninja_log;
 mod read_ahead;
+pub mod spark;
 pub mod starrocks_profile;
 pub mod ya_evlog;
 pub mod ya_graph;
@@ -216,6 +217,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &starrocks_profile::StarRocksFormat,
     &cargo_timings::CargoTimingsFormat,
     &dbt::DbtFormat,
+    &spark::SparkFormat,
     &chrome_trace::ChromeTraceFormat,
 ];
 
