@@ -438,6 +438,7 @@ fn whatif_says_why_a_log_without_dependencies_cannot_be_replayed() {
         .unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!out.status.success() && err.contains("no run here records dependencies"), "{err}");
+}
 
 #[test]
 fn a_rolling_spark_event_log_folder_is_one_input_read_in_file_order() {
