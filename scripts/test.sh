@@ -16,7 +16,7 @@ target/venv-tools/bin/python tests/fleet/duckdb_test.py target/debug
 echo "== dbt runs (dbt-duckdb) read against dbt's own figures"
 target/venv-tools/bin/python tests/dbt/dbt_test.py target/debug
 echo "== Spark applications (PySpark, where Java is) read against the History Server's figures"
-target/venv-tools/bin/python tests/spark/spark_test.py target/debug
+target/venv-tools/bin/python tests/spark/spark_test.py target/debug --quick
 echo "== wasm-bindgen tests in headless Chromium"
 cargo test --target wasm32-unknown-unknown --test web
 echo "== end-to-end tests against dist/"
