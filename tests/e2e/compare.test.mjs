@@ -335,9 +335,10 @@ test('kati build 2 against build 3 through "Compare with…" and a pick of runs'
     await app.page.getByTestId('compare-ready').waitFor();
     // All three builds a side at first: tested, with the under-5-runs warning.
     assert.match(await app.page.getByTestId('compare-warnings').textContent(), /fewer than 5 runs a side \(3 and 3\)/);
-    // 9 columns, then the tests' 7 (p, q, test, Welch p, interval, MDE, verdict).
+    // 10 columns (the last: saved if B went back), then the tests' 7 (p, q,
+    // test, Welch p, interval, MDE, verdict).
     const headers = app.page.getByTestId('table-compare-tasks').locator('thead th');
-    assert.equal(await headers.count(), 16);
+    assert.equal(await headers.count(), 17);
     assert.ok((await headers.allTextContents()).some((h) => h.startsWith('Welch p')));
     await app.page.getByTestId('compare-pick-a').selectOption('2');
     await app.page.getByTestId('compare-pick-b').selectOption('3');
