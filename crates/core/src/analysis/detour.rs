@@ -112,7 +112,8 @@ impl Detours {
             }
             tree.offer(q as i64, n as i64, ends[q], Via::To(q as u32));
             if let Some(x) = replay.receiver(q) {
-                if let Some(&h) = Some(&gate_head[x]).filter(|&&h| h != NONE) {
+                let h = gate_head[x];
+                if h != NONE {
                     let ft = i64::from(first_transfer[x]);
                     tree.offer(ft - 1, q as i64, ends[h as usize] + after, Via::OutOfGate(x as u32, q as u32));
                 }

@@ -81,7 +81,7 @@ impl<'a> Drags<'a> {
         if slack > 0 || duration == 0 {
             return Lever { task, duration, slack, drag: 0, saved_if_halved: 0, next_pole: None };
         }
-        let on_path = self.path.binary_search(&p).ok().filter(|_| self.on_path[p]);
+        let on_path = self.path.binary_search(&p).ok();
         if let (Some(i), Some(detours)) = (on_path, detours) {
             let last = self.ends.iter().copied().max().unwrap_or(0);
             let without = detours.longest_without(i);
