@@ -1,6 +1,6 @@
 // embed.js: the <longpole-view> element, for documentation pages.
 //
-//   <script type="module" src="https://example.org/longpole/embed.js"></script>
+//   <script src="https://example.org/longpole/embed.js"></script>
 //   <longpole-view src="build.log" view="timeline"><img src="build.svg" alt="…"></longpole-view>
 //
 // The element makes a sandboxed <iframe> of the app (the folder this script
@@ -18,14 +18,32 @@
 // `selection`, `viewchanged`, `whatif`, `resized` and `error`
 // events with the message's detail. Nothing from a log is ever written as
 // markup here: the element only sizes the frame and forwards messages.
+//
+// It is a classic script, so that a page of another origin loads it from
+// an app host that sends no CORS headers; it also runs as a module. If the
+// frame never says `ready` (the app is not served there, or its host does
+// not let this page frame it), the element says so in its fallback content.
 
-const APP = new URL('./', import.meta.url);
+const APP = appFolder();
 const VERSION = 1;
 const SANDBOX = 'allow-scripts allow-same-origin allow-downloads allow-popups allow-popups-to-escape-sandbox';
 const EVENTS = { selection: 'selection', viewChanged: 'viewchanged', whatIf: 'whatif', resized: 'resized', error: 'error', loaded: 'loaded' };
 
-/** An error of the protocol: its `code` says which (docs/embedding.md). */
-export class LongpoleError extends Error {
+/** The folder the app is served from: this script's own. A classic script
+ * knows itself (`document.currentScript`); as a module it is found among
+ * the page's scripts by its name. */
+function appFolder() {
+  const own = document.currentScript?.src
+    ?? [...document.querySelectorAll('script[src]')].map((s) => s.src).reverse().find((src) => /\/embed\.js([?#].*)?$/.test(src));
+  return new URL('./', own ?? document.baseURI);
+}
+
+/** Seconds to wait for the frame's `ready` before saying it did not come. */
+const WAIT_S = 20;
+
+/** An error of the protocol: its `code` says which (docs/embedding.md);
+ * also `customElements.get('longpole-view').LongpoleError`. */
+class LongpoleError extends Error {
   constructor(code, message) {
     super(message);
     this.name = 'LongpoleError';
@@ -37,6 +55,7 @@ const words = (value) => (value ?? '').split(/\s+/).filter(Boolean);
 
 class LongpoleView extends HTMLElement {
   static observedAttributes = ['src', 'sha256', 'view', 'range', 'select', 'height', 'theme'];
+  static LongpoleError = LongpoleError;
 
   #frame = null;
   #port = null;
@@ -44,6 +63,7 @@ class LongpoleView extends HTMLElement {
   #pending = new Map();
   #queue = [];
   #listener = null;
+  #silence = null;
 
   connectedCallback() {
     if (!this.style.display) this.style.display = 'block';
@@ -156,9 +176,25 @@ class LongpoleView extends HTMLElement {
     window.addEventListener('message', this.#listener);
     this.#frame = frame;
     this.append(frame);
+    const wait = Number(this.getAttribute('timeout') ?? WAIT_S);
+    this.#silence = setTimeout(() => this.#unanswered(), (Number.isFinite(wait) && wait > 0 ? wait : WAIT_S) * 1000);
+  }
+
+  /** The frame never said `ready`: the fallback content says why, as text. */
+  #unanswered() {
+    this.#silence = null;
+    const why = `longpole did not answer from ${APP.href}: the app is not served there, or its host does not let ${location.origin} frame it (its Content-Security-Policy frame-ancestors).`;
+    const note = document.createElement('p');
+    note.className = 'longpole-unanswered';
+    note.setAttribute('role', 'status');
+    note.textContent = why;
+    this.insertBefore(note, this.#frame);
+    this.#emit('error', { code: 'no-answer', message: why });
   }
 
   #connect(frame) {
+    clearTimeout(this.#silence);
+    this.#silence = null;
     if (this.#port) this.#port.close();
     const channel = new MessageChannel();
     this.#port = channel.port1;
@@ -207,6 +243,8 @@ class LongpoleView extends HTMLElement {
   }
 
   #teardown(reason) {
+    clearTimeout(this.#silence);
+    this.#silence = null;
     if (this.#listener) window.removeEventListener('message', this.#listener);
     this.#listener = null;
     this.#port?.close();

@@ -22,8 +22,9 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Starts serving `root` under `base` on 127.0.0.1:`port` (0 picks a free port). */
-export function serve({ root = 'dist', port = 8080, base = '/' } = {}) {
+/** Starts serving `root` under `base` on 127.0.0.1:`port` (0 picks a free
+ * port); with `cors: false`, no CORS header at all, as many hosts serve. */
+export function serve({ root = 'dist', port = 8080, base = '/', cors = true } = {}) {
   const dir = resolve(root);
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const server = createServer((req, res) => {
@@ -52,9 +53,9 @@ export function serve({ root = 'dist', port = 8080, base = '/' } = {}) {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': size,
       'Cache-Control': 'no-cache',
-      // embed.js is a module script that docs sites load from their own
-      // origin: it needs CORS (docs/embedding.md).
-      ...(file.endsWith('embed.js') ? { 'Access-Control-Allow-Origin': '*' } : {}),
+      // embed.js loaded as a module by a docs site of another origin needs
+      // CORS; as a classic script it does not (docs/embedding.md).
+      ...(cors && file.endsWith('embed.js') ? { 'Access-Control-Allow-Origin': '*' } : {}),
     });
     createReadStream(file).pipe(res);
   });
