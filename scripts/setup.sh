@@ -3,7 +3,7 @@
 # already there at the right version. Safe to run again and again.
 #
 # A fresh machine needs rustup stable, Node/npm and Debian's apt; everything
-# else comes from here: the wasm32 target, trunk, wasm-bindgen-cli (the exact
+# else comes from here: the wasm32 target, trunk, mdbook, wasm-bindgen-cli (the exact
 # version in Cargo.lock), Debian's chromium and chromium-driver, Debian's
 # ninja-build, cmake and meson (the real ninja builds of the tests), Debian's
 # ghc (the real Haskell program of the tests), and the npm packages
@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
+MDBOOK_VERSION=0.4.52
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 
 # Installs Debian packages, reading apt's package lists once per run.
@@ -34,6 +35,13 @@ fi
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (takes a few minutes)"
   cargo install --locked "trunk@$TRUNK_VERSION"
+fi
+
+# The docs site (docs/book.toml), built into dist/docs/ with the app.
+if [ "$(mdbook --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+  say "installing mdbook $MDBOOK_VERSION (takes a few minutes)"
+  # Only the builder and its search: no server or watcher (the app serves the site).
+  cargo install --locked --no-default-features --features search "mdbook@$MDBOOK_VERSION"
 fi
 
 # wasm-bindgen-cli must match the wasm-bindgen crate exactly.
