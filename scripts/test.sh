@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh
 echo "== cargo test (workspace)"
 cargo test --workspace --quiet
+echo "== the fuzz targets compile (fuzz/ is a workspace of its own; scripts/fuzz.sh runs them)"
+cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
 echo "== fleet tables (Parquet) queried with DuckDB"
 cargo build --quiet -p longpole-cli -p longpole-distbuild-sim
 target/venv-tools/bin/python tests/fleet/duckdb_test.py target/debug

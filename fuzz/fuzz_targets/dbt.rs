@@ -12,7 +12,6 @@ use libfuzzer_sys::fuzz_target;
 use longpole_core::ingest::read_bytes;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::{analysis_json, analysis_text};
-use longpole_core::view::RunView;
 
 const RESULTS: &[u8] = br#"{"metadata": {"dbt_schema_version": "https://schemas.getdbt.com/dbt/run-results/v6.json", "invocation_id": "f"}, "args": {"which": "build", "threads": 4}, "results": ["#;
 const MANIFEST: &[u8] = br#"{"metadata": {"dbt_schema_version": "https://schemas.getdbt.com/dbt/manifest/v12.json", "invocation_id": "f"}, "nodes": {"#;
@@ -30,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let analysis = longpole_core::reconcile(inputs);
     for d in &analysis.datasets {
         let index = TimelineIndex::new(&d.model);
-        std::hint::black_box(RunView::of(d, &index));
+        std::hint::black_box(analysis.view(d, &index));
     }
     std::hint::black_box(analysis_json(&analysis));
     std::hint::black_box(analysis_text(&analysis));
