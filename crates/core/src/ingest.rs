@@ -233,7 +233,7 @@ impl Ingest {
 
     fn feed_inner(&mut self, chunk: &[u8]) -> Result<(), Stop> {
         let sink = &mut self.sink;
-        match &mut self.decoder {
+        let r = match &mut self.decoder {
             Some(d) => d.push(chunk, &mut |b| sink.decoded(b)),
             None => {
                 self.magic.extend_from_slice(chunk);
@@ -244,6 +244,18 @@ impl Ingest {
                 self.decoder = Some(d);
                 r
             }
+        };
+        self.note_damage();
+        r
+    }
+
+    /// Reports the damage the decoder read through (`input.checksum`, at
+    /// the damaged block's offset in the compressed input).
+    fn note_damage(&mut self) {
+        let Some(d) = &mut self.decoder else { return };
+        for e in d.take_damage() {
+            let at = Position::Byte(e.offset);
+            self.sink.diags.report(Severity::Warning, "input.checksum", at, e.to_string());
         }
     }
 
@@ -293,9 +305,12 @@ impl Ingest {
             let codec = Compression::sniff(&self.magic, true).unwrap_or(Compression::None);
             let mut d = Decoder::new(codec);
             let magic = std::mem::take(&mut self.magic);
-            d.push(&magic, &mut |b| sink.decoded(b))?;
+            let r = d.push(&magic, &mut |b| sink.decoded(b));
             self.decoder = Some(d);
+            self.note_damage();
+            r?;
         }
+        let sink = &mut self.sink;
         let truncated = self.decoder.as_ref().filter(|d| d.finish() == Decoded::Truncated).map(Decoder::codec);
         if let Some(codec) = truncated {
             sink.diags.report(

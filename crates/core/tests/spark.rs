@@ -11,6 +11,7 @@
 mod support;
 
 use longpole_core::decompress::{Compression, CorruptStream, Decoder};
+use longpole_core::diagnostics::Position;
 use longpole_core::ingest::read_bytes;
 use longpole_core::report::analysis_json;
 use serde_json::Value;
@@ -148,5 +149,43 @@ fn snapshots_at_every_chunk_size() {
         let files = [named(&name, bytes)];
         let snap = name.replace('.', "-");
         check_format!(files, text_and_json => format!("{snap}-text"), format!("{snap}-json"));
+    }
+}
+
+/// The offset of each lz4-java block of `bytes` and the length of its
+/// body, from the headers (magic, token, compressed length at byte 9).
+fn lz4_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(h) = bytes.get(at..at + 21) {
+        let packed = u32::from_le_bytes(h[9..13].try_into().unwrap()) as usize;
+        out.push((at, packed));
+        at += 21 + packed;
+    }
+    out
+}
+
+/// lz4-java's per-block checksums are verified: none of the fixture's
+/// differs; a block whose stored checksum was changed, and one whose last
+/// byte (a literal in every LZ4 block, so it still decodes) was flipped,
+/// are each a warning at the block's offset, and the log is read through.
+#[test]
+fn a_damaged_lz4_block_is_named_by_its_offset() {
+    let bytes = std::fs::read(dir().join("skewed-join.lz4")).unwrap();
+    let clean = read_bytes("skewed-join.lz4", &bytes, 4096).unwrap();
+    assert_eq!(clean.info.diagnostics.count_of("input.checksum"), 0);
+    let blocks = lz4_blocks(&bytes);
+    assert!(blocks.len() > 3, "the fixture has several blocks");
+    let (second, _) = blocks[1];
+    let (third, third_len) = blocks[2];
+    let mut damaged = bytes.clone();
+    damaged[second + 17] ^= 0x01;
+    damaged[third + 21 + third_len - 1] ^= 0x01;
+    for chunk in [1, 7, 4096, damaged.len()] {
+        let input = read_bytes("damaged.lz4", &damaged, chunk).unwrap();
+        let at: Vec<Position> =
+            input.info.diagnostics.kept().iter().filter(|d| d.code == "input.checksum").map(|d| d.position).collect();
+        assert_eq!(at, [Position::Byte(second as u64), Position::Byte(third as u64)], "chunks of {chunk}");
+        assert_eq!(input.info.decompressed_bytes, clean.info.decompressed_bytes, "read through");
     }
 }

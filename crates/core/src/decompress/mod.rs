@@ -175,6 +175,28 @@ impl Decoder {
         }
     }
 
+    /// Damage found in the blocks decoded since the last call, where
+    /// decoding went on: an lz4 block whose checksum is not its data's
+    /// (delivered all the same), with the block's offset in the input.
+    pub fn take_damage(&mut self) -> Vec<CorruptStream> {
+        let codec = self.codec;
+        match &mut self.inner {
+            Inner::Lz4(d) => d
+                .take_mismatches()
+                .into_iter()
+                .map(|m| CorruptStream {
+                    codec,
+                    offset: m.offset,
+                    message: format!(
+                        "the block's checksum is {:#09x}, its data's {:#09x}: the block is damaged; its bytes were read all the same",
+                        m.stored, m.computed
+                    ),
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// How the stream ended; call after the last [`Decoder::push`].
     pub fn finish(&self) -> Decoded {
         match &self.inner {

@@ -6,7 +6,7 @@
 
 use super::log::{SparkLog, TaskAttempt};
 use super::path::StageGraph;
-use super::run::{JobInfo, SparkRun, SqlInfo, StageInfo};
+use super::run::{JobInfo, SparkRun, SqlInfo, StageInfo, TaskCounts};
 use super::skew::skew;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::hash::FastMap;
@@ -191,18 +191,42 @@ fn stages(log: &SparkLog, model_of: &FastMap<usize, TaskId>) -> Vec<StageInfo> {
     log.stages
         .iter()
         .enumerate()
-        .map(|(i, s)| StageInfo {
-            id: s.stage_id,
-            attempt: s.attempt,
-            name: s.name.clone(),
-            job: s.job,
-            tasks: s.tasks,
-            ran: s.submitted.is_some() && s.completed.is_some(),
-            failure: s.failure.clone(),
-            task: model_of.get(&i).map(|t| t.0),
-            skew: tasks_of.get(&(s.stage_id, s.attempt)).and_then(|ts| skew(ts)),
+        .map(|(i, s)| {
+            let tasks = tasks_of.get(&(s.stage_id, s.attempt)).map_or(&[][..], Vec::as_slice);
+            let ended = || tasks.iter().filter(|t| t.finish.is_some());
+            StageInfo {
+                id: s.stage_id,
+                attempt: s.attempt,
+                name: s.name.clone(),
+                job: s.job,
+                tasks: s.tasks,
+                ran: s.submitted.is_some() && s.completed.is_some(),
+                duration: match (s.submitted, s.completed) {
+                    (Some(a), Some(z)) => Some(ns(z - a)),
+                    _ => None,
+                },
+                ended: counts(ended().copied()),
+                executor_run_ms: ended().map(|t| t.metrics.run_ms).fold(0, i64::saturating_add),
+                failure: s.failure.clone(),
+                task: model_of.get(&i).map(|t| t.0),
+                skew: skew(tasks),
+            }
         })
         .collect()
+}
+
+/// Ended task attempts by how they ended, as the History Server counts
+/// them (`AppStatusListener`: killed is `TaskKilled` or `TaskCommitDenied`).
+fn counts<'a>(ended: impl Iterator<Item = &'a TaskAttempt>) -> TaskCounts {
+    let mut c = TaskCounts::default();
+    for t in ended {
+        match t.reason.as_str() {
+            "Success" => c.complete += 1,
+            "TaskKilled" | "TaskCommitDenied" => c.killed += 1,
+            _ => c.failed += 1,
+        }
+    }
+    c
 }
 
 fn sql(log: &SparkLog) -> Vec<SqlInfo> {

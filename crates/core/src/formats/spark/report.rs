@@ -39,6 +39,8 @@ fn stage_json(run: &SparkRun, s: &StageInfo) -> Value {
     json!({
         "stage_id": s.id, "attempt": s.attempt, "stage_name": s.name, "job": s.job,
         "job_description": description(run, s.job), "num_tasks": s.tasks, "ran": s.ran,
+        "duration_ms": s.duration.map(|x| Ms(x).json()), "complete_tasks": s.ended.complete,
+        "failed_tasks": s.ended.failed, "killed_tasks": s.ended.killed, "executor_run_ms": s.executor_run_ms,
         "failure": s.failure, "skew": s.skew.as_ref().map(skew_json),
     })
 }
@@ -54,6 +56,8 @@ pub fn spark_json(d: &Dataset, run: &SparkRun) -> RunReport {
             s.task?;
             let mut v = stage_json(run, s);
             if let Value::Object(o) = &mut v {
+                // The shared `duration_ms` is the stage's task's.
+                o.remove("duration_ms");
                 o.insert("for_skipped_stage".into(), json!(step.for_skipped));
             }
             Some(v)

@@ -22,12 +22,31 @@ pub struct StageInfo {
     pub tasks: i64,
     /// Submitted and completed: it ran (else skipped, or still running).
     pub ran: bool,
+    /// Submission to completion, ns, when it ran.
+    pub duration: Option<Nanos>,
+    /// Its task attempts that ended, by how, as the History Server counts
+    /// them.
+    pub ended: TaskCounts,
+    /// `Executor Run Time` of its ended task attempts, summed, ms.
+    pub executor_run_ms: i64,
     /// `Failure Reason`, if it failed.
     pub failure: Option<String>,
     /// Its task in the model, when it ran.
     pub task: Option<u32>,
     /// Its task times and slowest task, when any task succeeded.
     pub skew: Option<Skew>,
+}
+
+/// A stage attempt's ended task attempts: `Success`; `TaskKilled` or
+/// `TaskCommitDenied`; any other reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskCounts {
+    /// Succeeded.
+    pub complete: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Killed (or denied the commit).
+    pub killed: u64,
 }
 
 /// One job as the run keeps it.
