@@ -2,6 +2,9 @@
 # Builds the release bundle into dist/ with the tools scripts/setup.sh
 # installed; downloads nothing (trunk runs offline and finds wasm-opt in
 # node_modules/.bin), then writes the service worker for that bundle.
+# With --cli, then builds the release CLI, which embeds dist/ (longpole
+# serve, longpole open); without it, any later build of the CLI embeds it
+# (CI's debug build does), so CI makes no second release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -9,3 +12,9 @@ trunk build --release --offline --skip-version-check
 # The service worker's list of the bundle's files and their SHA-256
 # (the offline copy's integrity checks and version): dist/sw.js.
 node scripts/shell-manifest.mjs dist
+if [ "${1:-}" = "--cli" ]; then
+  cargo build --release -p longpole-cli
+  echo "target/release/longpole carries the app (longpole serve, longpole open)"
+else
+  echo "dist/ is built; a CLI built from now on carries it (./scripts/build.sh --cli: the release CLI)"
+fi
