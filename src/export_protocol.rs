@@ -93,7 +93,8 @@ mod tests {
 
     #[test]
     fn export_messages_round_trip_through_json() {
-        let sources = vec![Source { url: "https://ci.example/a.log".into(), sha256: Some("ab".repeat(32)) }];
+        let sources =
+            vec![Source { url: "https://ci.example/a.log".into(), sha256: Some("ab".repeat(32)), token: None }];
         let r = ExportRequest::Parquet { run: 2, urls: sources, memory_limit: Some(1 << 20) };
         let json = serde_json::to_string(&r).unwrap();
         assert_eq!(serde_json::from_str::<ExportRequest>(&json).unwrap(), r);

@@ -143,11 +143,7 @@ async fn write(run: RunId, inputs: &Inputs, memory_limit: Option<u64>) -> Result
         Inputs::Urls(sources) => {
             let mut opened = Vec::with_capacity(sources.len());
             for s in sources {
-                opened.push(
-                    crate::url_read::open(&s.url, s.sha256.clone())
-                        .await
-                        .map_err(|e| Stopped::Failed(e.to_string()))?,
-                );
+                opened.push(crate::url_read::open(s).await.map_err(|e| Stopped::Failed(e.to_string()))?);
             }
             reporter.total = opened.iter().map(|o| o.length).sum();
             for (index, o) in opened.into_iter().enumerate() {

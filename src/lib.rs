@@ -17,6 +17,7 @@ pub mod format;
 pub mod graph_worker;
 pub mod hooks;
 pub mod link;
+pub mod link_files;
 pub mod memory_limit;
 pub mod offline;
 pub mod protocol;

@@ -10,6 +10,12 @@
 //! - `src` (repeated): the inputs to load, read together as dropped files
 //!   are; `sha256` (repeated, in the same order; empty for none): the
 //!   digest each must have.
+//! - `vs` and `vs_sha256` (repeated, likewise): side B's inputs; with
+//!   them, the page compares `src` (side A) with `vs` (side B) and opens
+//!   the compare screen (docs/compare.md, "In the app").
+//! - `token`: 32 hexadecimal digits a `longpole open` server gave; every
+//!   input is fetched with it in a header, and the page tells the server
+//!   it is still open with it (docs/cli.md, "open").
 //! - `v=1`: the version of the view state that follows. `tab`; `window`,
 //!   the time window (ns, start and end); the selected task by its stable
 //!   key ([`TaskKey`]: `uid`, and `at` (its start, ns) and `lane` where the
@@ -72,8 +78,12 @@ pub struct ViewState {
 /// What a hash says.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Link {
-    /// The inputs to load, in order.
+    /// The inputs to load, in order (side A's when `vs` is given).
     pub sources: Vec<Source>,
+    /// Side B's inputs, to compare with `sources` (empty: no comparison).
+    pub vs: Vec<Source>,
+    /// The token of the `longpole open` server the inputs come from.
+    pub token: Option<String>,
     /// The view to restore.
     pub view: ViewState,
     /// The view state's version (None: the first form, without `v`).
@@ -97,10 +107,15 @@ pub enum LinkError {
         /// The value as given.
         value: String,
     },
-    /// More `sha256` than `src`.
+    /// More `sha256` than `src` (or `vs_sha256` than `vs`).
     DigestWithoutSource {
         /// The digest's place (1-based).
         index: usize,
+    },
+    /// A `token` that is not 32 hex digits.
+    BadToken {
+        /// The value as given.
+        value: String,
     },
 }
 
@@ -114,6 +129,9 @@ impl fmt::Display for LinkError {
             LinkError::DigestWithoutSource { index } => {
                 write!(f, "the link gives a sha256 number {index} but no src number {index} for it to check")
             }
+            LinkError::BadToken { value } => {
+                write!(f, "the link's token \"{value}\" is not a longpole open token (32 hexadecimal digits)")
+            }
         }
     }
 }
@@ -123,7 +141,7 @@ impl std::error::Error for LinkError {}
 /// Reads a hash (with or without its `#`).
 pub fn parse(hash: &str) -> Result<Link, LinkError> {
     let mut link = Link::default();
-    let mut digests = Vec::new();
+    let (mut digests, mut vs_digests) = (Vec::new(), Vec::new());
     let mut fields = Vec::new();
     for part in hash.trim_start_matches('#').split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = part.split_once('=').unwrap_or((part, ""));
@@ -134,6 +152,9 @@ pub fn parse(hash: &str) -> Result<Link, LinkError> {
         match key {
             "src" => link.sources.push(source(value)?),
             "sha256" => digests.push(digest(value)?),
+            "vs" => link.vs.push(source(value)?),
+            "vs_sha256" => vs_digests.push(digest(value)?),
+            "token" => link.token = Some(token(value)?),
             "v" => match value.parse::<u32>() {
                 Ok(v) => link.version = Some(v),
                 Err(_) => link.problems.push(format!("v={raw}: not a version number")),
@@ -141,11 +162,16 @@ pub fn parse(hash: &str) -> Result<Link, LinkError> {
             _ => fields.push((key.to_owned(), value, raw.to_owned())),
         }
     }
-    if digests.len() > link.sources.len() {
-        return Err(LinkError::DigestWithoutSource { index: link.sources.len() + 1 });
-    }
-    for (source, d) in link.sources.iter_mut().zip(digests) {
-        source.sha256 = d;
+    for (sources, digests) in [(&mut link.sources, digests), (&mut link.vs, vs_digests)] {
+        if digests.len() > sources.len() {
+            return Err(LinkError::DigestWithoutSource { index: sources.len() + 1 });
+        }
+        for (source, d) in sources.iter_mut().zip(digests) {
+            source.sha256 = d;
+        }
+        for source in sources.iter_mut() {
+            source.token.clone_from(&link.token);
+        }
     }
     match link.version {
         Some(VERSION) | None => {
@@ -183,7 +209,7 @@ fn source(url: String) -> Result<Source, LinkError> {
         Some(s) if s != "http" && s != "https" => {
             Err(LinkError::BadSource { reason: format!("only http and https URLs are loaded, not {s}:"), url })
         }
-        _ => Ok(Source { url, sha256: None }),
+        _ => Ok(Source { url, sha256: None, token: None }),
     }
 }
 
@@ -195,6 +221,15 @@ fn digest(value: String) -> Result<Option<String>, LinkError> {
         Ok(Some(value.to_ascii_lowercase()))
     } else {
         Err(LinkError::BadDigest { value })
+    }
+}
+
+/// A `token` value: 32 hex digits, kept as given.
+fn token(value: String) -> Result<String, LinkError> {
+    if value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(value)
+    } else {
+        Err(LinkError::BadToken { value })
     }
 }
 
@@ -249,6 +284,10 @@ pub fn encode(sources: &[Source], view: &ViewState) -> String {
     let mut parts: Vec<String> = sources.iter().map(|s| format!("src={}", encode_component(&s.url))).collect();
     if sources.iter().any(|s| s.sha256.is_some()) {
         parts.extend(sources.iter().map(|s| format!("sha256={}", s.sha256.as_deref().unwrap_or(""))));
+    }
+    // A reload fetches the inputs again: the server wants its token.
+    if let Some(token) = sources.iter().find_map(|s| s.token.as_deref()) {
+        parts.push(format!("token={token}"));
     }
     parts.push(format!("v={VERSION}"));
     let tab = view.tab.unwrap_or(Tab::Timeline);
@@ -333,8 +372,8 @@ mod tests {
     #[test]
     fn a_view_survives_its_hash() {
         let sources = vec![
-            Source { url: "https://ci.example/a b&c=d.log".into(), sha256: Some("ab".repeat(32)) },
-            Source { url: "graph.json".into(), sha256: None },
+            Source { url: "https://ci.example/a b&c=d.log".into(), sha256: Some("ab".repeat(32)), token: None },
+            Source { url: "graph.json".into(), sha256: None, token: None },
         ];
         let view = ViewState {
             tab: Some(Tab::Flame),
@@ -354,7 +393,7 @@ mod tests {
             )
         );
         let link = parse(&hash).unwrap();
-        assert_eq!(link, Link { sources, view, version: Some(1), problems: Vec::new() });
+        assert_eq!(link, Link { sources, view, version: Some(1), problems: Vec::new(), ..Link::default() });
     }
 
     #[test]
@@ -412,5 +451,30 @@ mod tests {
         );
         let upper = parse(&format!("#src=a&sha256={}", "AB".repeat(32))).unwrap();
         assert_eq!(upper.sources[0].sha256.as_deref(), Some("ab".repeat(32).as_str()));
+        assert_eq!(
+            err("#src=a&token=12"),
+            "the link's token \"12\" is not a longpole open token (32 hexadecimal digits)"
+        );
+        assert_eq!(
+            err(&format!("#src=a&vs=b&vs_sha256=&vs_sha256={}", "0".repeat(64))),
+            "the link gives a sha256 number 2 but no src number 2 for it to check"
+        );
+    }
+
+    #[test]
+    fn a_comparison_and_its_token_are_read_and_the_token_written_back() {
+        let (t, d) = ("0123456789abcdef".repeat(2), "cd".repeat(32));
+        let link = parse(&format!("#src=a.log&src=g.json&vs=b.log&vs_sha256={d}&token={t}")).unwrap();
+        let with = |url: &str, sha256: Option<&str>| Source {
+            url: url.into(),
+            sha256: sha256.map(Into::into),
+            token: Some(t.clone()),
+        };
+        assert_eq!(link.sources, [with("a.log", None), with("g.json", None)]);
+        assert_eq!(link.vs, [with("b.log", Some(&d))]);
+        assert_eq!(link.token.as_deref(), Some(t.as_str()));
+        let hash = encode(&link.sources, &ViewState::default());
+        assert_eq!(hash, format!("#src=a.log&src=g.json&token={t}&v=1&tab=timeline"));
+        assert_eq!(parse(&hash).unwrap().sources, link.sources);
     }
 }

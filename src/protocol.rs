@@ -54,7 +54,15 @@ pub struct Source {
     pub url: String,
     /// The SHA-256 its bytes must have, lowercase hex, if the link says.
     pub sha256: Option<String>,
+    /// The token a `longpole open` server wants with the request (the
+    /// link's `token`), sent as the header [`TOKEN_HEADER`].
+    #[serde(default)]
+    pub token: Option<String>,
 }
+
+/// The header that carries a link's `token` back to the `longpole open`
+/// server that gave it (docs/cli.md, "open").
+pub const TOKEN_HEADER: &str = "X-Longpole-Token";
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,6 +8,7 @@
 //! Content-Security-Policy from its own script's response headers, not from
 //! the page's `<meta>` (see docs/app.md, "Loading by URL").
 
+use crate::protocol::{Source, TOKEN_HEADER};
 use crate::worker_io::{feed, js_error, scope, Stop};
 use js_sys::{Reflect, Uint8Array};
 use longpole_core::{Ingest, Input};
@@ -16,7 +17,7 @@ use std::cell::RefCell;
 use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
 
 /// Why an input could not be read by URL. Every message names the URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,14 +128,21 @@ impl Drop for Opened {
     }
 }
 
-/// Fetches `url` (absolute) up to its headers; its body is read by [`read`].
-pub async fn open(url: &str, sha256: Option<String>) -> Result<Opened, UrlError> {
+/// Fetches a source (its URL absolute) up to its headers, with its token
+/// if it has one; its body is read by [`read`].
+pub async fn open(source: &Source) -> Result<Opened, UrlError> {
+    let (url, sha256) = (source.url.as_str(), source.sha256.clone());
     let unreachable = |detail: String| UrlError::Unreachable { url: url.to_owned(), detail };
     let controller = AbortController::new().map_err(|e| unreachable(js_error(e)))?;
     let init = RequestInit::new();
     init.set_signal(Some(&controller.signal()));
     // No cookies or credentials go to another origin.
     init.set_credentials(web_sys::RequestCredentials::SameOrigin);
+    if let Some(token) = &source.token {
+        let headers = Headers::new().map_err(|e| unreachable(js_error(e)))?;
+        headers.set(TOKEN_HEADER, token).map_err(|e| unreachable(js_error(e)))?;
+        init.set_headers(&headers);
+    }
     UNDER_WAY.with(|u| u.borrow_mut().push(controller));
     let response: Response = JsFuture::from(scope().fetch_with_str_and_init(url, &init))
         .await

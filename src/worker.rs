@@ -488,7 +488,7 @@ async fn read_urls(
 ) -> Result<Analysis, Stop> {
     let mut opened = Vec::with_capacity(sources.len());
     for s in sources {
-        let o = crate::url_read::open(&s.url, s.sha256.clone()).await;
+        let o = crate::url_read::open(s).await;
         if current.get() != run {
             return Err(Stop::Cancelled);
         }

@@ -12,9 +12,10 @@ use super::summary_view::SummaryView;
 use crate::embed::{use_embed, Page};
 use crate::hooks::{
     use_analysis_worker, use_export_worker, use_hash_view, use_keys, use_launch_queue, use_link_load,
-    use_offline_shell, HashView, KeptInputs,
+    use_offline_shell, use_open_ping, HashView, KeptInputs,
 };
 use crate::link::Source;
+use crate::link_files::fetch_files;
 use crate::memory_limit::memory_limit_hook;
 use crate::protocol::{CompareSettings, Request};
 use crate::samples::{self, Sample};
@@ -50,7 +51,8 @@ async fn fetch_sample(sample: Sample) -> Result<(Vec<File>, Vec<Source>), String
     for name in sample.files {
         files.push(fetch_sample_file(name).await?);
     }
-    let sources = sample.files.iter().map(|name| Source { url: samples::url(name), sha256: None }).collect();
+    let sources =
+        sample.files.iter().map(|name| Source { url: samples::url(name), sha256: None, token: None }).collect();
     Ok((files, sources))
 }
 
@@ -171,7 +173,23 @@ pub fn App() -> Html {
             }
         })
     };
-    use_link_load(state.sources.clone(), open_urls, dispatch.clone());
+    // Both sides of a comparison a link names, fetched whole and compared
+    // as picked files are.
+    let compare_urls = {
+        let (compare_files, dispatch) = (compare_files.clone(), dispatch.clone());
+        Callback::from(move |(a, b): (Vec<Source>, Vec<Source>)| {
+            let (compare_files, dispatch) = (compare_files.clone(), dispatch.clone());
+            spawn_local(async move {
+                let sides = async { Ok::<_, String>((fetch_files(&a).await?, fetch_files(&b).await?)) };
+                match sides.await {
+                    Ok((a, b)) => compare_files.emit((Some(a), b)),
+                    Err(message) => dispatch.emit(Action::Failed(message)),
+                }
+            });
+        })
+    };
+    use_link_load(state.sources.clone(), open_urls, compare_urls, dispatch.clone());
+    use_open_ping();
     use_embed(
         (*embed).clone(),
         &state,

@@ -7,6 +7,7 @@ mod use_keys;
 mod use_launch_queue;
 mod use_link_load;
 mod use_offline_shell;
+mod use_open_ping;
 mod use_wheel;
 mod worker_link;
 
@@ -17,4 +18,5 @@ pub use use_keys::use_keys;
 pub use use_launch_queue::use_launch_queue;
 pub use use_link_load::use_link_load;
 pub use use_offline_shell::use_offline_shell;
+pub use use_open_ping::use_open_ping;
 pub use use_wheel::use_wheel;

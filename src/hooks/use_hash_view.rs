@@ -117,7 +117,7 @@ mod tests {
         let view = HashView {
             run: 1,
             ready: true,
-            sources: vec![Source { url: "samples/a.log".into(), sha256: None }],
+            sources: vec![Source { url: "samples/a.log".into(), sha256: None, token: None }],
             tab: Tab::Graph,
             window: Some((5, 90)),
             selected: Some(TaskKey { uid: "U1".into(), start: None, lane: None }),

@@ -1,10 +1,16 @@
 //! `longpole`: the command-line face of longpole-core. It reads files from
 //! disk ([`read`]) and prints what the core computes. No analysis lives here.
 
+mod browser;
+mod bundle;
 mod chunks;
 mod fleet;
+mod http;
 mod includes;
+mod open;
 mod read;
+mod serve;
+mod token;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -17,8 +23,10 @@ use longpole_core::formats::Parsed;
 use longpole_core::reconcile::reconcile_with;
 use longpole_core::{compare, export, report};
 use std::io::Write;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "longpole", version, about = "Find the long pole in any execution log")]
@@ -125,6 +133,46 @@ enum Command {
         /// stethoscope does (`null` for SQL phases).
         #[arg(long)]
         mal_statements: bool,
+    },
+    /// Serve the app built into this binary on 127.0.0.1 (offline use, or
+    /// behind a docs host): `--bind` serves on another address.
+    Serve {
+        /// The port (default: a free one, printed).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The address to listen on instead of 127.0.0.1 (prints a warning
+        /// unless it is a loopback address).
+        #[arg(long)]
+        bind: Option<IpAddr>,
+    },
+    /// Open logs in the app, in the default browser: a server on 127.0.0.1
+    /// serves the app and only these files, to the page that holds this
+    /// run's token, and stops once the page has been closed a while (or on
+    /// Ctrl-C). See docs/cli.md.
+    Open {
+        /// The input files, read together as for `analyze` (side A's with `--compare`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Side B's files: open the compare screen, FILES (before) against these (after).
+        #[arg(long, num_args = 1..)]
+        compare: Vec<PathBuf>,
+        /// Start no browser (print the link with --print-url).
+        #[arg(long)]
+        no_browser: bool,
+        /// Print the page's link (it holds the token: it opens the files).
+        #[arg(long)]
+        print_url: bool,
+        /// The port (default: a free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The address to listen on instead of 127.0.0.1 (prints a warning
+        /// unless it is a loopback address).
+        #[arg(long)]
+        bind: Option<IpAddr>,
+        /// Seconds without a word from the page before the server stops
+        /// (a hidden tab may be heard from only once a minute).
+        #[arg(long, default_value_t = 90)]
+        linger: u64,
     },
     /// Read a file and write it back in its own format (decompressed), byte
     /// for byte as it was: what longpole does not interpret is kept.
@@ -296,6 +344,21 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("longpole cannot write a {} ({})", input.info.format.title(), file.display());
             };
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+        }
+        Command::Serve { port, bind } => serve::serve(bind, port)?,
+        Command::Open { files, compare, no_browser, print_url, port, bind, linger } => {
+            bundle::required()?;
+            let server = open::OpenServer::start(&files, &compare, bind, port)?;
+            let opened = if no_browser { Ok(()) } else { browser::open(server.link()) };
+            if print_url || opened.is_err() {
+                emit(&format!("{}\n", server.link()))?;
+            }
+            if let Err(e) = opened {
+                eprintln!("longpole: {e:#}; open the link above in a browser");
+            }
+            let what = if compare.is_empty() { "the files" } else { "the comparison's files" };
+            eprintln!("longpole: serving {what} to the page until it has been closed {linger} s (Ctrl-C to stop)");
+            server.run(Duration::from_secs(linger), !no_browser)?
         }
         Command::Dump { files, ghc_events_show: false, mal_statements: false } => {
             let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
