@@ -6,7 +6,7 @@
 pub mod common;
 pub mod compare;
 pub mod levers;
-pub mod ms;
+pub mod paths;
 pub mod python;
 pub mod whatif;
 pub mod ya;
@@ -14,7 +14,6 @@ pub mod ya_build;
 pub mod ya_keys;
 
 pub use crate::join::{in_turn, Join};
-pub use ms::Ms;
 pub use python::python_str_repr;
 pub use ya::YaReport;
 pub use ya_build::YaBuild;
@@ -115,12 +114,5 @@ mod tests {
         assert_eq!(python_str_repr("[CC] [A host1]: a.cpp"), "'[CC] [A host1]: a.cpp'");
         assert_eq!(python_str_repr("it's"), "\"it's\"");
         assert_eq!(python_str_repr("a'b\"c\n"), "'a\\'b\"c\\n'");
-    }
-
-    #[test]
-    fn milliseconds() {
-        assert_eq!(Ms(1_500_000_000).json(), json!(1500));
-        assert_eq!(Ms(1_500_000).to_string(), "1.5");
-        assert_eq!(Ms(2_500_000).rounded(), "2");
     }
 }

@@ -1,29 +1,23 @@
 //! ya's `--stat` report of a build (distbuild, or local from an evlog), as
-//! text and as JSON, with longpole's blocking chain and where it parts from
-//! ya's path.
+//! text and as JSON: ya's statistics around the paths every format with
+//! dependencies reports ([`PathsReport`]), with longpole's blocking chain
+//! and where it parts from ya's path.
 
-use super::ms::Ms;
-use super::python::python_str_repr;
-use crate::analysis::critical_path::{blocking_chain, divergences, ya_path, Cycle, Divergence, Path, Step};
-use crate::analysis::ya_stat::{path_time, type_name, ya_stat, YaStat};
+use super::paths::PathsReport;
+use crate::analysis::critical_path::{blocking_chain, ya_path};
+use crate::analysis::task_totals::type_name;
+use crate::analysis::ya_stat::{path_time, ya_stat, YaStat};
 use crate::model::{Model, Nanos, Role, TaskId};
-use crate::run::{ReportPath, RunReport};
-use serde_json::{json, Map, Value};
+use crate::numbers::Ms;
+use crate::run::RunReport;
+use serde_json::{json, Value};
 use std::fmt::Write;
 
 /// Everything computed for one ya build.
 pub struct YaReport<'a> {
     model: &'a Model,
-    /// ya's critical path.
-    pub ya: Path,
-    /// Cycles cut to compute it.
-    pub cycles: Vec<Cycle>,
-    /// The blocking chain.
-    pub blocking: Path,
-    /// Its steps with their idle gaps.
-    pub steps: Vec<Step>,
-    /// Where the two differ.
-    pub divergences: Vec<Divergence>,
+    /// Its paths.
+    pub paths: PathsReport<'a>,
     /// ya's statistics.
     pub stat: YaStat,
 }
@@ -40,58 +34,21 @@ impl<'a> YaReport<'a> {
         let (mut paths, mut stat) = (None, None);
         join(&mut || paths = Some((ya_path(model), blocking_chain(model))), &mut || stat = Some(ya_stat(model)));
         // A join that left one out: it is computed here.
-        let ((ya, cycles), (blocking, steps)) = paths.unwrap_or_else(|| (ya_path(model), blocking_chain(model)));
+        let (ya, blocking) = paths.unwrap_or_else(|| (ya_path(model), blocking_chain(model)));
         let stat = stat.unwrap_or_else(|| ya_stat(model));
-        let divergences = divergences(&ya, &blocking);
-        YaReport { model, stat, ya, cycles, blocking, steps, divergences }
+        YaReport { model, paths: PathsReport::of(model, ya, blocking), stat }
     }
 
-    fn lane(&self, id: TaskId) -> &str {
-        &self.model.lanes()[self.model.task(id).lane.index()].name
-    }
-
-    /// ya's plain `colored_name` of a task.
-    pub fn name(&self, id: TaskId) -> String {
-        let t = self.model.task(id);
-        match t.role {
-            Role::Work => {
-                let mut tags = vec![self.model.uid(id).to_owned()];
-                if let Some(m) = &t.meta {
-                    tags.extend(m.tags.iter().cloned());
-                }
-                let host = self.lane(id);
-                if host != "local" {
-                    tags.push(host.to_owned());
-                }
-                format!(
-                    "[{}] [{}]: {}",
-                    type_name(self.model, id, true),
-                    tags.join(" "),
-                    t.name.map_or(self.model.uid(id), |n| self.model.str(n))
-                )
-            }
-            Role::Setup => format!("[{}] {}", type_name(self.model, id, false), self.lane(id)),
-            Role::Phase => format!("[stage] {}", self.model.uid(id)),
-            Role::Transfer => {
-                let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
-                let original = producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p));
-                let origin = t.origin().map_or("None", |o| self.model.lanes()[o.index()].name.as_str());
-                format!(
-                    "[Copy] (size: {} bytes): copy({origin} -> {}) result of ({},)",
-                    t.bytes().unwrap_or(0),
-                    self.lane(id),
-                    python_str_repr(&original)
-                )
-            }
-        }
+    fn name(&self, id: TaskId) -> String {
+        self.paths.name(id)
     }
 
     fn dur(&self, id: TaskId) -> Nanos {
-        self.model.task(id).duration().unwrap_or(0)
+        self.paths.dur(id)
     }
 
     fn time(&self, t: Option<Nanos>) -> String {
-        t.map_or_else(|| "None".to_owned(), |t| Ms(t).to_string())
+        self.paths.time(t)
     }
 
     /// The report as ya prints it, then the blocking chain and the differences.
@@ -130,46 +87,16 @@ impl<'a> YaReport<'a> {
         )
     }
 
-    /// Where the blocking chain differs from ya's path, one sentence each.
-    pub fn differences(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.ya.tasks.last() != self.blocking.tasks.last() {
-            let (y, b) = (self.ya.tasks.last(), self.blocking.tasks.last());
-            out.push(format!(
-                "they end at different tasks: the critical path at {} (the largest sum of durations), the blocking chain at {} (the last to finish).",
-                y.map_or("nothing".into(), |&t| self.name(t)),
-                b.map_or("nothing".into(), |&t| self.name(t))
-            ));
-        }
-        for d in &self.divergences {
-            let task = self.model.task(d.task);
-            let end = |x: Option<TaskId>| x.and_then(|x| self.model.task(x).end.get());
-            let waited = match (task.start.get(), end(d.blocking)) {
-                (Some(s), Some(e)) => {
-                    format!(", which ended at {} and after which it waited {} ms", self.time(Some(e)), Ms(s - e))
-                }
-                _ => String::new(),
-            };
-            out.push(format!(
-                "at {}: the critical path goes on to {} (larger sum of durations), the blocking chain to {}{waited}.",
-                self.name(d.task),
-                d.ya.map_or("nothing".into(), |t| self.name(t)),
-                d.blocking.map_or("nothing".into(), |t| self.name(t)),
-            ));
-        }
-        out
-    }
-
     fn critical_path_text(&self, out: &mut String) {
-        let graph_time = path_time(self.model, &self.ya);
-        let (Some(wall), false) = (self.model.wall(), self.ya.tasks.is_empty() || graph_time == 0) else {
+        let graph_time = path_time(self.model, &self.paths.ya);
+        let (Some(wall), false) = (self.model.wall(), self.paths.ya.tasks.is_empty() || graph_time == 0) else {
             out.push_str("Critical path is empty.\n");
             return;
         };
         out.push_str("Critical path:\n");
-        let width = self.ya.tasks.iter().map(|&t| Ms(self.dur(t)).to_string().len()).max().unwrap_or(1);
-        let t0 = self.model.task(self.ya.tasks[0]).start.get().unwrap_or(0);
-        for &id in &self.ya.tasks {
+        let width = self.paths.ya.tasks.iter().map(|&t| Ms(self.dur(t)).to_string().len()).max().unwrap_or(1);
+        let t0 = self.model.task(self.paths.ya.tasks[0]).start.get().unwrap_or(0);
+        for &id in &self.paths.ya.tasks {
             let t = self.model.task(id);
             let rel = |x: Option<Nanos>| self.time(x.map(|x| x - t0));
             let _ = writeln!(
@@ -190,7 +117,7 @@ impl<'a> YaReport<'a> {
             Ms(graph_time),
             Ms(wall - graph_time)
         );
-        for cycle in &self.cycles {
+        for cycle in &self.paths.cycles {
             let names: Vec<String> = cycle.tasks.iter().map(|&t| self.name(t)).collect();
             let _ = writeln!(out, "(a dependency cycle was cut to compute it: {})", names.join(" -> "));
         }
@@ -264,18 +191,18 @@ impl<'a> YaReport<'a> {
 
     fn blocking_text(&self, out: &mut String) {
         out.push('\n');
-        if self.steps.is_empty() {
+        if self.paths.steps.is_empty() {
             out.push_str("Blocking chain is empty.\n");
             return;
         }
         let _ = writeln!(
             out,
             "Blocking chain (from the task that finished last, back through what each step waited for): {} ms from its first start to its last end, {} ms of it idle:",
-            Ms(self.blocking.total),
-            Ms(self.steps.iter().map(|s| s.gap.max(0)).sum())
+            Ms(self.paths.blocking.total),
+            Ms(self.paths.steps.iter().map(|s| s.gap.max(0)).sum())
         );
-        let width = self.steps.iter().map(|s| Ms(self.dur(s.task)).to_string().len()).max().unwrap_or(1);
-        for s in &self.steps {
+        let width = self.paths.steps.iter().map(|s| Ms(self.dur(s.task)).to_string().len()).max().unwrap_or(1);
+        for s in &self.paths.steps {
             let t = self.model.task(s.task);
             let wait = if s.gap != 0 { format!(" after waiting {} ms", Ms(s.gap)) } else { String::new() };
             let _ = writeln!(
@@ -287,32 +214,13 @@ impl<'a> YaReport<'a> {
                 self.time(t.end.get())
             );
         }
-        if self.divergences.is_empty() && self.ya.tasks == self.blocking.tasks {
+        if self.paths.divergences.is_empty() && self.paths.ya.tasks == self.paths.blocking.tasks {
             out.push_str("It is the same as the critical path.\n");
             return;
         }
         out.push_str("Where it differs from the critical path:\n");
-        for d in self.differences() {
+        for d in self.paths.differences() {
             let _ = writeln!(out, "- {d}");
-        }
-    }
-
-    /// One task in the CLI's JSON shape.
-    pub fn task_json(&self, id: TaskId) -> Value {
-        let t = self.model.task(id);
-        let (start, end) = (t.start.get().map(|x| Ms(x).json()), t.end.get().map(|x| Ms(x).json()));
-        match t.role {
-            Role::Work => {
-                json!({"kind": "run", "uid": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end})
-            }
-            Role::Transfer => json!({
-                "kind": "copy", "uid": self.model.uid(id), "consumer": t.target().map(|s| self.model.str(s)), "host": self.lane(id),
-                "from_host": t.origin().map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
-            }),
-            Role::Setup => json!({
-                "kind": "prepare", "type": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end,
-            }),
-            Role::Phase => json!({"kind": "stage", "name": self.model.uid(id), "start_ms": start, "end_ms": end}),
         }
     }
 
@@ -328,18 +236,18 @@ impl<'a> YaReport<'a> {
             Role::Work => json!({
                 "type": type_name(self.model, id, true), "elapsed": elapsed, "start_ts": start, "end_ts": end,
                 "text": t.name.map(|s| self.model.str(s)), "platform": t.meta.as_ref().and_then(|m| m.platform.as_deref()),
-                "tags": t.meta.as_ref().map(|m| &m.tags), "host": self.lane(id), "uid": self.model.uid(id),
+                "tags": t.meta.as_ref().map(|m| &m.tags), "host": self.paths.lane(id), "uid": self.model.uid(id),
             }),
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 json!({
                     "text": producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p)), "elapsed": elapsed,
-                    "start_ts": start, "end_ts": end, "to_host": self.lane(id),
+                    "start_ts": start, "end_ts": end, "to_host": self.paths.lane(id),
                     "from_host": t.origin().map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": self.model.uid(id),
                 })
             }
             Role::Setup => json!({
-                "elapsed": elapsed, "start_ts": start, "end_ts": end, "type": type_name(self.model, id, false), "host": self.lane(id),
+                "elapsed": elapsed, "start_ts": start, "end_ts": end, "type": type_name(self.model, id, false), "host": self.paths.lane(id),
             }),
             Role::Phase => {
                 json!({"elapsed": elapsed, "start_ts": start, "end_ts": end, "type": "stage", "name": self.model.uid(id)})
@@ -347,58 +255,42 @@ impl<'a> YaReport<'a> {
         }
     }
 
-    /// The dataset's part of `longpole analyze --format json`: ya's path as
-    /// the critical path, each task in the CLI's shape ([`Self::task_json`]).
+    /// The dataset's part of `longpole analyze --format json`: the paths
+    /// ([`PathsReport::report`]) with ya's path as the critical path, then
+    /// ya's `--stat` JSON (`report`) and the build's stages.
     pub fn report(&self) -> RunReport {
-        let count = |r: Role| self.model.count(r);
         let c = &self.stat.cache;
         let s = &self.stat.stages;
-        let chain: Vec<Value> = self
-            .steps
-            .iter()
-            .map(|s| {
-                let mut v = self.task_json(s.task);
-                v["gap_ms"] = Ms(s.gap).json();
-                v
-            })
-            .collect();
-        let own = json!({
-            "tasks": {"run": count(Role::Work), "copy": count(Role::Transfer), "prepare": count(Role::Setup)},
-            "blocking_chain": {"total_ms": Ms(self.blocking.total).json(), "tasks": chain},
-            "differences": self.divergences.iter().map(|d| json!({
-                "at": self.task_json(d.task),
-                "critical_path_dep": d.ya.map(|t| self.task_json(t)),
-                "blocking_chain_dep": d.blocking.map(|t| self.task_json(t)),
-            })).collect::<Vec<_>>(),
-            "cycles": self.cycles.iter().map(|c| c.tasks.iter().map(|&t| self.task_json(t)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "report": {
-                "cache_hit": {
-                    "cache_efficiency": c.percent(c.not_executed()), "run_tasks": c.run_tasks, "not_executed": c.not_executed(),
-                    "local": c.local, "dist": c.dist, "dyn_cached_tasks": 0, "avoided_tasks": c.avoided(),
-                    "not_cached_tasks": c.not_cached, "tests_tasks": c.tests, "failed_tasks": c.failed,
-                },
-                "critical_path": self.ya.tasks.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
-                "critical_path_time": {"time_from_start_ms": self.model.wall().map(|w| Ms(w).json()), "elapsed_by_graph_ms": Ms(path_time(self.model, &self.ya)).json()},
-                "longest_tasks": self.stat.longest.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
-                "biggest_tasks": self.stat.biggest_copies.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
-                "summary_times": self.stat.by_type.iter().map(|t| (t.kind.clone(), Ms(t.total).json())).collect::<serde_json::Map<_, _>>(),
-                "type_counts": self.stat.by_type.iter().map(|t| (t.kind.clone(), json!(t.count))).collect::<serde_json::Map<_, _>>(),
-                "task_execution_msec": Ms(self.stat.task_execution).json(),
-                "execution_stages_msec": {
-                    "tests_only": Ms(s.tests_only).json(), "tests_with_other": Ms(s.tests_with_other).json(),
-                    "build_only": Ms(s.build_only).json(), "build_with_other": Ms(s.build_with_other).json(),
-                    "download_only": Ms(s.download_only).json(), "download_with_other": Ms(s.download_with_other).json(),
-                    "service_only": Ms(s.service_only).json(),
-                },
-                "total_times_ms": {"failed": Ms(self.stat.totals.failed).json(), "tests": Ms(self.stat.totals.tests).json(), "run": Ms(self.stat.totals.run).json()},
+        let mut r = self.paths.report();
+        r.own["report"] = json!({
+            "cache_hit": {
+                "cache_efficiency": c.percent(c.not_executed()), "run_tasks": c.run_tasks, "not_executed": c.not_executed(),
+                "local": c.local, "dist": c.dist, "dyn_cached_tasks": 0, "avoided_tasks": c.avoided(),
+                "not_cached_tasks": c.not_cached, "tests_tasks": c.tests, "failed_tasks": c.failed,
             },
-            "stages": self.model.tasks().iter().enumerate().filter(|(_, t)| t.role == Role::Phase).map(|(i, _)| self.task_json(TaskId(i as u32))).collect::<Vec<_>>(),
+            "critical_path": self.paths.ya.tasks.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
+            "critical_path_time": {"time_from_start_ms": self.model.wall().map(|w| Ms(w).json()), "elapsed_by_graph_ms": Ms(path_time(self.model, &self.paths.ya)).json()},
+            "longest_tasks": self.stat.longest.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
+            "biggest_tasks": self.stat.biggest_copies.iter().map(|&t| self.ya_json(t)).collect::<Vec<_>>(),
+            "summary_times": self.stat.by_type.iter().map(|t| (t.kind.clone(), Ms(t.total).json())).collect::<serde_json::Map<_, _>>(),
+            "type_counts": self.stat.by_type.iter().map(|t| (t.kind.clone(), json!(t.count))).collect::<serde_json::Map<_, _>>(),
+            "task_execution_msec": Ms(self.stat.task_execution).json(),
+            "execution_stages_msec": {
+                "tests_only": Ms(s.tests_only).json(), "tests_with_other": Ms(s.tests_with_other).json(),
+                "build_only": Ms(s.build_only).json(), "build_with_other": Ms(s.build_with_other).json(),
+                "download_only": Ms(s.download_only).json(), "download_with_other": Ms(s.download_with_other).json(),
+                "service_only": Ms(s.service_only).json(),
+            },
+            "total_times_ms": {"failed": Ms(self.stat.totals.failed).json(), "tests": Ms(self.stat.totals.tests).json(), "run": Ms(self.stat.totals.run).json()},
         });
-        let path = ReportPath {
-            tasks: self.ya.tasks.iter().map(|&t| self.task_json(t)).collect(),
-            path: self.ya.clone(),
-            own: Map::new(),
-        };
-        RunReport { critical_path: Some(path), ..RunReport::of(own) }
+        r.own["stages"] = self
+            .model
+            .tasks()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.role == Role::Phase)
+            .map(|(i, _)| self.paths.task_json(TaskId(i as u32)))
+            .collect();
+        r
     }
 }
