@@ -13,4 +13,3 @@ pub mod slack;
 pub mod task_key;
 pub mod task_totals;
 pub mod top;
-pub mod ya_stat;

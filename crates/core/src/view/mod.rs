@@ -12,7 +12,6 @@ use crate::model::flame::FlameGraph;
 use crate::model::FormatId;
 use crate::model::{Model, Nanos, Role, TaskId};
 use crate::report::paths::PathsReport;
-use crate::report::ya::YaReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -296,27 +295,6 @@ impl RunView {
                 .map(|t| TypeRow { task_type: t.kind.clone(), count: t.count, total: t.total })
                 .collect(),
             ..RunView::bare(model, format, index)
-        }
-    }
-
-    /// The view of a ya build (distbuild or evlog), laid out on `index`.
-    pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
-        let r = YaReport::new(model);
-        let s = &r.stat.stages;
-        RunView {
-            biggest_copies: r.stat.biggest_copies.iter().map(|&t| task_row(model, index, t, 0)).collect(),
-            stages: vec![
-                ("tests only".to_owned(), s.tests_only),
-                ("tests with other".to_owned(), s.tests_with_other),
-                ("build only".to_owned(), s.build_only),
-                ("build with other".to_owned(), s.build_with_other),
-                ("download only".to_owned(), s.download_only),
-                ("download with other".to_owned(), s.download_with_other),
-                ("service only".to_owned(), s.service_only),
-            ],
-            cache_line: r.cache_line(),
-            totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
-            ..RunView::of_paths_with(model, format, index, &r.paths, &r.stat.longest, &r.stat.by_type)
         }
     }
 

@@ -3,12 +3,12 @@
 //! dependencies reports ([`PathsReport`]), with longpole's blocking chain
 //! and where it parts from ya's path.
 
-use super::paths::PathsReport;
+use super::stat::{path_time, ya_stat, YaStat};
 use crate::analysis::critical_path::{blocking_chain, ya_path};
 use crate::analysis::task_totals::type_name;
-use crate::analysis::ya_stat::{path_time, ya_stat, YaStat};
 use crate::model::{Model, Nanos, Role, TaskId};
 use crate::numbers::Ms;
+use crate::report::paths::PathsReport;
 use crate::run::RunReport;
 use serde_json::{json, Value};
 use std::fmt::Write;

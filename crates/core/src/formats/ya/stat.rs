@@ -3,11 +3,11 @@
 //! Each section follows ya's `devtools/ya/build/stat/statistics.py`: which
 //! tasks count, the sort keys and the tie-breaking (Python's stable sorts),
 //! so that the report reads as ya's does. The text itself is written by
-//! [`crate::report`].
+//! [`super::report`].
 
-use super::critical_path::Path;
-use super::task_totals::{Tally, TypeTotal, TOP};
-use super::top::Top;
+use crate::analysis::critical_path::Path;
+use crate::analysis::task_totals::{Tally, TypeTotal, TOP};
+use crate::analysis::top::Top;
 use crate::model::{Model, Nanos, Role, Task, TaskId};
 
 /// ya's cache line.
