@@ -15,7 +15,7 @@ use crate::file_read::read_file;
 use crate::protocol::{Request, Response};
 use crate::worker_io::{js_error, memory_bytes, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint32Array, Uint8Array};
-use longpole_core::formats::ya_graph::{BuildGraph, GraphParts};
+use longpole_core::formats::ya::graph::{BuildGraph, GraphParts};
 use longpole_core::formats::Parsed;
 use longpole_core::ingest::InputInfo;
 use longpole_core::model::TaskMeta;
@@ -254,7 +254,7 @@ pub fn serve(file: File) {
         let mut last_post = f64::NEG_INFINITY;
         let read = read_file(&file, SLICE, |ingest, _| {
             let p = ingest.progress();
-            if p.format.is_some_and(|f| f != longpole_core::formats::ya_graph::ID) {
+            if p.format.is_some_and(|f| f != longpole_core::formats::ya::graph::ID) {
                 return false;
             }
             let now = js_sys::Date::now();

@@ -397,7 +397,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     });
     let toggle = props.dispatch.reform(|_: MouseEvent| Action::ToggleChain);
     // ya's builds have ya's path; other formats' paths are computed the same way.
-    let ya = matches!(view.format, longpole_core::formats::distbuild::ID | longpole_core::formats::ya_evlog::ID);
+    let ya = matches!(view.format, longpole_core::formats::ya::distbuild::ID | longpole_core::formats::ya::evlog::ID);
     html! {
         <div class="timeline">
             <div class="toolbar">

@@ -14,7 +14,7 @@
 
 use longpole_bench::{data_dir, ingest_file, peak_rss, Bench};
 use longpole_core::analysis::critical_path::{blocking_chain, ya_path};
-use longpole_core::analysis::ya_stat::ya_stat;
+use longpole_core::formats::ya::stat::ya_stat;
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::reconcile;
 use longpole_core::view::RunView;

@@ -400,7 +400,7 @@ mod tests {
         for chunk in [1, 7, 4096] {
             let input = read_bytes("example.log.gz", &gz, chunk).unwrap().info;
             assert_eq!(input.compression, Compression::Gzip);
-            assert_eq!(input.format, crate::formats::distbuild::ID);
+            assert_eq!(input.format, crate::formats::ya::distbuild::ID);
             assert_eq!(input.decompressed_bytes, data.len() as u64);
             assert_eq!(input.counts.lines, 23);
         }

@@ -1,6 +1,14 @@
 //! Numbers and durations as people read them: milliseconds written exactly,
 //! durations in the unit that suits them, integers with thousands
-//! separators, sizes in KiB, MiB and GiB. Durations are nanoseconds (`i64`, as the model's `Nanos`).
+//! separators, sizes in KiB, MiB and GiB; [`Ms`], milliseconds as the
+//! reports' JSON and text give them. Durations are nanoseconds (`i64`, as
+//! the model's `Nanos`).
+
+use serde_json::{json, Value};
+use std::fmt;
+
+/// Nanoseconds in a millisecond.
+const NANOS_PER_MS: i64 = 1_000_000;
 
 /// Formats nanoseconds as milliseconds, exact, without trailing zeros: `1500`, `0.0015`.
 pub fn ms(ns: i64) -> String {
@@ -11,6 +19,32 @@ pub fn ms(ns: i64) -> String {
     } else {
         let frac = format!("{frac:06}");
         format!("{sign}{whole}.{}", frac.trim_end_matches('0'))
+    }
+}
+
+/// Nanoseconds shown as milliseconds: exact, as an integer when whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ms(pub i64);
+
+impl Ms {
+    /// As a JSON number: an integer when whole, else a float.
+    pub fn json(self) -> Value {
+        if self.0 % NANOS_PER_MS == 0 {
+            json!(self.0 / NANOS_PER_MS)
+        } else {
+            json!(self.0 as f64 / NANOS_PER_MS as f64)
+        }
+    }
+
+    /// Rounded to whole milliseconds (Python's `{:.0f}`).
+    pub fn rounded(self) -> String {
+        format!("{:.0}", self.0 as f64 / NANOS_PER_MS as f64)
+    }
+}
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&ms(self.0))
     }
 }
 
@@ -95,6 +129,14 @@ mod tests {
         assert_eq!(super::ms(1_500_000_000), "1500");
         assert_eq!(super::ms(1_500), "0.0015");
         assert_eq!(super::ms(-2_000_001), "-2.000001");
+    }
+
+    #[test]
+    fn milliseconds() {
+        use super::Ms;
+        assert_eq!(Ms(1_500_000_000).json(), serde_json::json!(1500));
+        assert_eq!(Ms(1_500_000).to_string(), "1.5");
+        assert_eq!(Ms(2_500_000).rounded(), "2");
     }
 
     #[test]

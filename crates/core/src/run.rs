@@ -96,6 +96,24 @@ pub trait RunKind: Any + Debug + Send + Sync {
     fn compare_runs(&self, model: &Model) -> Vec<(String, Vec<TaskId>)> {
         vec![(String::new(), (0..model.tasks().len() as u32).map(TaskId).collect())]
     }
+
+    /// What the format says of all its runs in `analysis` together, after
+    /// every run's report (evobench's statistics over several runs); asked
+    /// of the first run of each format. Default: `None`, nothing.
+    fn runs_summary(&self, _analysis: &Analysis) -> Option<RunsSummary> {
+        None
+    }
+}
+
+/// A format's summary of all its runs in an analysis ([`RunKind::runs_summary`]).
+#[derive(Debug)]
+pub struct RunsSummary {
+    /// Its member in `longpole analyze --format json`.
+    pub key: &'static str,
+    /// Its JSON.
+    pub json: Value,
+    /// Its text, printed after the runs' reports.
+    pub text: String,
 }
 
 /// One run, reconciled into a model.

@@ -1,7 +1,7 @@
 //! The core's floors hold (ARCHITECTURE.md, "Floors"): every source file
 //! is placed on a floor, and a file imports only from its own floor or the
-//! ones below; a format's files import another format's only where
-//! ARCHITECTURE.md lists the pair; no two files import each other. The
+//! ones below; a format's files never import another format's (a family
+//! read together, ya's, is one folder); no two files import each other. The
 //! imports are read from each non-test source file's `crate::`, `super::`
 //! and `self::` paths outside comments, in `use` lines and inline in code
 //! alike (its test modules left out). What does not hold yet is listed
@@ -47,9 +47,6 @@ const MODULES: &[(&str, &str)] = &[
     ("ingest", "dispatch"),
     ("lib", "dispatch"),
 ];
-
-/// Formats whose files are read together, so one may use the other's.
-const FORMAT_PAIRS: &[(&str, &str)] = &[("distbuild", "ya_graph"), ("ya_evlog", "ya_graph")];
 
 /// The folders whose `mod.rs` runs a group of inputs through the formats
 /// (matching on the format): the dispatch floor.
@@ -302,9 +299,7 @@ fn breaks(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, Strin
                 Some(format!("{} imports {}", FLOORS[from.floor], FLOORS[to.floor]))
             } else {
                 match (&from.format, &to.format) {
-                    (Some(a), Some(b)) if a != b && !FORMAT_PAIRS.contains(&(a.as_str(), b.as_str())) => {
-                        Some(format!("format {a} imports format {b}"))
-                    }
+                    (Some(a), Some(b)) if a != b => Some(format!("format {a} imports format {b}")),
                     _ => None,
                 }
             };

@@ -23,7 +23,7 @@ fn a_compressed_evlog_with_its_graph_gives_a_local_build() {
             read_bytes("build.evlog.zst", &zst, chunk).unwrap(),
             read_bytes("graph.json", &graph_json, chunk).unwrap(),
         ];
-        assert_eq!(inputs[0].info.format, longpole_core::formats::ya_evlog::ID);
+        assert_eq!(inputs[0].info.format, longpole_core::formats::ya::evlog::ID);
         let analysis = longpole_core::reconcile(inputs);
         let model = &analysis.datasets[0].model;
         let runs: Vec<TaskId> =

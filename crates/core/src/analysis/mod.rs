@@ -11,5 +11,5 @@ pub mod replay_change;
 pub mod replay_order;
 pub mod slack;
 pub mod task_key;
+pub mod task_totals;
 pub mod top;
-pub mod ya_stat;

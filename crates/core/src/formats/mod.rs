@@ -8,7 +8,6 @@
 pub mod cargo_timings;
 pub mod chrome_trace;
 pub mod dbt;
-pub mod distbuild;
 pub mod evobench;
 pub mod ghc_eventlog;
 pub mod monetdb_mal;
@@ -16,8 +15,7 @@ pub mod ninja_log;
 mod read_ahead;
 pub mod spark;
 pub mod starrocks_profile;
-pub mod ya_evlog;
-pub mod ya_graph;
+pub mod ya;
 
 pub use read_ahead::{preparer_of, Prepared, Preparer, ReadAhead};
 
@@ -95,11 +93,11 @@ pub trait RunInput: Any + Debug + Send {
 #[derive(Debug)]
 pub enum Parsed {
     /// A distbuild log's tasks, reconciled as ya does.
-    Distbuild(Box<distbuild::Log>),
+    Distbuild(Box<ya::distbuild::Log>),
     /// A ya build graph.
-    YaGraph(Box<ya_graph::BuildGraph>),
+    YaGraph(Box<ya::graph::BuildGraph>),
     /// A ya event log.
-    YaEvlog(ya_evlog::Evlog),
+    YaEvlog(ya::evlog::Evlog),
     /// A MonetDB MAL trace, every byte of it.
     MonetdbMal(Box<monetdb_mal::MalTrace>),
     /// A ninja manifest (`build.ninja` or a file it includes), read with
@@ -205,10 +203,10 @@ pub trait FormatReader {
 
 /// Every format, in detection priority order.
 pub static REGISTRY: &[&dyn Format] = &[
-    &distbuild::DistbuildFormat,
+    &ya::distbuild::DistbuildFormat,
     &evobench::EvobenchFormat,
-    &ya_graph::YaGraphFormat,
-    &ya_evlog::YaEvlogFormat,
+    &ya::graph::YaGraphFormat,
+    &ya::evlog::YaEvlogFormat,
     &ghc_eventlog::GhcEventlogFormat,
     &monetdb_mal::MonetdbMalFormat,
     &ninja_log::NinjaLogFormat,

@@ -8,7 +8,8 @@
 //! folder's dbt artifacts (`run_results.json` with `manifest.json`); every other
 //! file is a run of its own.
 
-use crate::formats::{dbt, distbuild, monetdb_mal, ninja_log, ya_evlog, ya_graph};
+use crate::formats::ya::{distbuild, evlog, graph};
+use crate::formats::{dbt, monetdb_mal, ninja_log};
 use crate::model::FormatId;
 
 /// One file: the folder it lies in and its format, if it was told.
@@ -34,8 +35,8 @@ enum Role {
 
 fn role(format: Option<FormatId>) -> Role {
     match format {
-        Some(f) if f == distbuild::ID || f == ya_evlog::ID => Role::Timed,
-        Some(f) if f == ya_graph::ID => Role::Graph,
+        Some(f) if f == distbuild::ID || f == evlog::ID => Role::Timed,
+        Some(f) if f == graph::ID => Role::Graph,
         Some(f) if f == ninja_log::ID => Role::NinjaLog,
         Some(f) if f == ninja_log::manifest::ID || f == ninja_log::deps_log::ID => Role::NinjaCompanion,
         Some(f) if f == monetdb_mal::ID => Role::Mal,
@@ -88,14 +89,14 @@ mod tests {
         let f = |folder, format| FileFormat { folder, format };
         let files = [
             f("a", Some(distbuild::ID)),
-            f("a", Some(ya_graph::ID)),
+            f("a", Some(graph::ID)),
             f("a", Some(distbuild::ID)),
             f("b", Some(monetdb_mal::ID)),
             f("b", Some(monetdb_mal::ID)),
             f("b", None),
             f("c", Some(ninja_log::manifest::ID)),
             f("c", Some(ninja_log::ID)),
-            f("d", Some(ya_graph::ID)),
+            f("d", Some(graph::ID)),
             f("e", Some(ninja_log::deps_log::ID)),
             f("f", Some(dbt::ID)),
             f("f", Some(dbt::ID)),

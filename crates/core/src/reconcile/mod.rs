@@ -9,14 +9,12 @@ pub mod groups;
 
 use crate::diagnostics::{Position, Severity};
 use crate::formats::ninja_log::NinjaLog;
-use crate::formats::ya_graph::BuildGraph;
+use crate::formats::ya::reconcile::Timed;
 use crate::formats::{Parsed, RunInput};
 use crate::ingest::Input;
 use crate::join::{in_turn, Join};
 use crate::model::Model;
-use crate::report::YaBuild;
 pub use crate::run::{Analysis, Dataset, RunKind};
-use std::borrow::Cow;
 
 /// Reports each dependency cycle of a model (ya stops at the first with
 /// "cyclic dependency detected"; the critical path here cuts the edge that
@@ -55,12 +53,6 @@ fn take_runs<T: RunInput>(runs: &mut Vec<(usize, Box<dyn RunInput>)>) -> Vec<(us
     taken
 }
 
-/// An input with times, that a build graph can join.
-enum Timed {
-    Distbuild(Box<crate::formats::distbuild::Log>),
-    Evlog(crate::formats::ya_evlog::Evlog),
-}
-
 /// Reconciles read inputs into datasets; what the readers produced is
 /// consumed, so only the models stay in memory.
 ///
@@ -93,52 +85,7 @@ pub fn reconcile_with(inputs: Vec<Input>, join: Join<'_>) -> Analysis {
         }
         infos.push(info);
     }
-    if logs.is_empty() {
-        for (i, _) in &graphs {
-            infos[*i].diagnostics.report(
-                Severity::Info,
-                "ya-graph.alone",
-                Position::Whole,
-                "a build graph has no times of its own: open it together with the distbuild log or the evlog of the build",
-            );
-        }
-    }
-    let n_logs = logs.len();
-    let mut graphs: Vec<(usize, Option<BuildGraph>)> = graphs.into_iter().map(|(i, g)| (i, Some(g))).collect();
-    let mut datasets: Vec<Dataset> = logs
-        .into_iter()
-        .enumerate()
-        .map(|(n, (i, log))| {
-            let gi = n.min(graphs.len().saturating_sub(1));
-            // The last log to use a graph takes it, so that it is freed as
-            // soon as that log's model no longer needs it.
-            let last_user = gi + 1 < graphs.len() || n + 1 == n_logs;
-            let mut inputs = vec![i];
-            inputs.extend(graphs.get(gi).map(|(g, _)| *g));
-            let graph: Option<Cow<'_, BuildGraph>> = match graphs.get_mut(gi) {
-                Some((_, g)) if last_user => g.take().map(Cow::Owned),
-                Some((_, g)) => g.as_ref().map(Cow::Borrowed),
-                None => None,
-            };
-            match log {
-                Timed::Distbuild(mut log) => {
-                    let retried = std::mem::take(&mut log.retried);
-                    Dataset {
-                        format: crate::formats::distbuild::ID,
-                        inputs,
-                        model: crate::formats::distbuild::model::model(*log, graph),
-                        kind: Box::new(YaBuild { retried }),
-                    }
-                }
-                Timed::Evlog(log) => Dataset {
-                    format: crate::formats::ya_evlog::ID,
-                    inputs,
-                    model: crate::formats::ya_evlog::model::model(&log, graph.as_deref()),
-                    kind: Box::new(YaBuild::default()),
-                },
-            }
-        })
-        .collect();
+    let mut datasets = crate::formats::ya::reconcile::datasets(logs, graphs, &mut infos);
     // ninja logs given with their build graph are joined along it.
     if manifests.is_empty() {
         crate::formats::ninja_log::with_graph::deps_alone(&ninja_deps, &mut infos);

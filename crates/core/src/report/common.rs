@@ -5,9 +5,9 @@
 //! or, for a run without dependencies, a null `critical_path` and
 //! `no_path_reason`. The format's own members follow.
 
-use super::ms::Ms;
 use crate::analysis::no_path::NoPath;
 use crate::model::{Model, TaskId};
+use crate::numbers::Ms;
 use crate::run::{Dataset, ReportPath, RunReport};
 use serde_json::{json, Map, Value};
 

@@ -8,7 +8,7 @@ use crate::analysis::drag::{Drags, Lever};
 use crate::analysis::replay::Replay;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;
-use crate::report::ms::Ms;
+use crate::numbers::Ms;
 use crate::run::Dataset;
 use serde_json::{json, Value};
 use std::fmt::Write;

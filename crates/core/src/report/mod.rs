@@ -6,23 +6,15 @@
 pub mod common;
 pub mod compare;
 pub mod levers;
-pub mod ms;
+pub mod paths;
 pub mod python;
 pub mod whatif;
-pub mod ya;
-pub mod ya_build;
-pub mod ya_keys;
 
 pub use crate::join::{in_turn, Join};
-pub use ms::Ms;
 pub use python::python_str_repr;
-pub use ya::YaReport;
-pub use ya_build::YaBuild;
 
 use crate::diagnostics::Position;
-use crate::formats::evobench::analysis::Field;
-use crate::formats::evobench::report::{analysis_summary, summary_json, summary_text};
-use crate::run::Analysis;
+use crate::run::{Analysis, RunsSummary};
 use crate::summary::Summary;
 use serde_json::{json, Value};
 
@@ -38,6 +30,20 @@ fn diagnostics_json(summary: &Summary) -> Vec<Value> {
                 Position::Whole => {}
             }
             out.push(v);
+        }
+    }
+    out
+}
+
+/// Each format's summary of its runs ([`crate::run::RunKind::runs_summary`]),
+/// asked of its first run.
+fn runs_summaries(analysis: &Analysis) -> Vec<RunsSummary> {
+    let mut asked = Vec::new();
+    let mut out = Vec::new();
+    for d in &analysis.datasets {
+        if !asked.contains(&d.format) {
+            asked.push(d.format);
+            out.extend(d.kind.runs_summary(analysis));
         }
     }
     out
@@ -71,8 +77,8 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
     if !reports.is_empty() {
         top["datasets"] = Value::Array(reports);
     }
-    if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
-        top["evobench_summary"] = summary_json(runs, Field::default(), &rows);
+    for s in runs_summaries(analysis) {
+        top[s.key] = s.json;
     }
     top["inputs"] = json!(summary
         .inputs
@@ -100,27 +106,8 @@ pub fn analysis_text_with(analysis: &Analysis, join: Join<'_>) -> String {
         out.push_str(&d.text_with(join));
         out.push_str(&levers::levers_text(d));
     }
-    if let Some((runs, rows)) = analysis_summary(analysis, Field::default()) {
-        out.push_str(&summary_text(runs, Field::default(), &rows));
+    for s in runs_summaries(analysis) {
+        out.push_str(&s.text);
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn python_repr_of_strings() {
-        assert_eq!(python_str_repr("[CC] [A host1]: a.cpp"), "'[CC] [A host1]: a.cpp'");
-        assert_eq!(python_str_repr("it's"), "\"it's\"");
-        assert_eq!(python_str_repr("a'b\"c\n"), "'a\\'b\"c\\n'");
-    }
-
-    #[test]
-    fn milliseconds() {
-        assert_eq!(Ms(1_500_000_000).json(), json!(1500));
-        assert_eq!(Ms(1_500_000).to_string(), "1.5");
-        assert_eq!(Ms(2_500_000).rounded(), "2");
-    }
 }

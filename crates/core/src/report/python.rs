@@ -22,3 +22,15 @@ pub fn python_str_repr(s: &str) -> String {
     out.push(quote);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_repr_of_strings() {
+        assert_eq!(python_str_repr("[CC] [A host1]: a.cpp"), "'[CC] [A host1]: a.cpp'");
+        assert_eq!(python_str_repr("it's"), "\"it's\"");
+        assert_eq!(python_str_repr("a'b\"c\n"), "'a\\'b\"c\\n'");
+    }
+}

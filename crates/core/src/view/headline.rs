@@ -70,19 +70,6 @@ pub fn both_paths(v: &RunView, name: &str) -> Vec<Fact> {
     ]
 }
 
-/// A ya build's headline: both paths, the hosts and the tasks by kind.
-pub fn ya_headline(v: &RunView) -> Vec<Fact> {
-    let mut facts = both_paths(v, "ya");
-    facts.push(Fact::plain(format!(
-        " · {} hosts · {} run, {} copy, {} prepare tasks",
-        group(v.lanes.len() as u64),
-        group(v.counts.run),
-        group(v.counts.copy),
-        group(v.counts.prepare)
-    )));
-    facts
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

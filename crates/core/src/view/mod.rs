@@ -6,12 +6,12 @@
 
 use crate::analysis::critical_path::Path;
 use crate::analysis::no_path::NoPath;
-use crate::analysis::ya_stat::type_name;
+use crate::analysis::task_totals::{longest_and_by_type, type_name, TypeTotal};
 use crate::layout::timeline::TimelineIndex;
 use crate::model::flame::FlameGraph;
 use crate::model::FormatId;
 use crate::model::{Model, Nanos, Role, TaskId};
-use crate::report::ya::YaReport;
+use crate::report::paths::PathsReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -260,14 +260,24 @@ pub(crate) fn path_view(model: &Model, index: &TimelineIndex, path: &Path, gaps:
 }
 
 impl RunView {
-    /// The view of a ya build (distbuild or evlog), laid out on `index`.
-    pub fn of_ya(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
-        let r = YaReport::new(model);
+    /// The view of a run with dependencies, laid out on `index`: both
+    /// paths and where they part, the longest tasks and the time by type.
+    pub fn of_paths(model: &Model, format: FormatId, index: &TimelineIndex) -> RunView {
+        let (longest, by_type) = longest_and_by_type(model);
+        RunView::of_paths_with(model, format, index, &PathsReport::new(model), &longest, &by_type)
+    }
+
+    /// [`RunView::of_paths`] of paths, longest tasks and types computed already.
+    pub fn of_paths_with(
+        model: &Model,
+        format: FormatId,
+        index: &TimelineIndex,
+        r: &PathsReport<'_>,
+        longest: &[TaskId],
+        by_type: &[TypeTotal],
+    ) -> RunView {
         let count = |role: Role| model.count(role) as u64;
         let gaps: Vec<Nanos> = r.steps.iter().map(|s| s.gap).collect();
-        let cache_line = r.cache_line();
-        let differences = r.differences();
-        let s = &r.stat.stages;
         RunView {
             counts: TaskCounts {
                 run: count(Role::Work),
@@ -277,27 +287,13 @@ impl RunView {
             },
             critical_path: path_view(model, index, &r.ya, None),
             blocking_chain: path_view(model, index, &r.blocking, Some(&gaps)),
-            differences,
+            differences: r.differences(),
             differences_title: "Where the blocking chain differs from ya's path".into(),
-            longest: r.stat.longest.iter().map(|&t| task_row(model, index, t, 0)).collect(),
-            biggest_copies: r.stat.biggest_copies.iter().map(|&t| task_row(model, index, t, 0)).collect(),
-            by_type: r
-                .stat
-                .by_type
+            longest: longest.iter().map(|&t| task_row(model, index, t, 0)).collect(),
+            by_type: by_type
                 .iter()
                 .map(|t| TypeRow { task_type: t.kind.clone(), count: t.count, total: t.total })
                 .collect(),
-            stages: vec![
-                ("tests only".to_owned(), s.tests_only),
-                ("tests with other".to_owned(), s.tests_with_other),
-                ("build only".to_owned(), s.build_only),
-                ("build with other".to_owned(), s.build_with_other),
-                ("download only".to_owned(), s.download_only),
-                ("download with other".to_owned(), s.download_with_other),
-                ("service only".to_owned(), s.service_only),
-            ],
-            cache_line,
-            totals: (r.stat.totals.failed, r.stat.totals.tests, r.stat.totals.run),
             ..RunView::bare(model, format, index)
         }
     }

@@ -1,6 +1,6 @@
 //! The tables every run's view can share: tasks as rows (the paths, the
-//! longest tasks), the time per type, and a ya build's whole set (ya's
-//! `--stat` as tables). The formats' own tables build on these.
+//! longest tasks) and the time per type. The formats' own tables build on
+//! these.
 
 use super::table::{count, span, text, time, Row, Table};
 use super::{RunView, TaskRow};
@@ -57,27 +57,4 @@ pub fn by_type_table(v: &RunView, title: &str, column: &str) -> Table {
         })
         .collect();
     Table::new("by-type", title, &[column, "count", "total", "average"], rows)
-}
-
-/// A ya build's tables: both paths, the longest tasks, the biggest copies,
-/// the time by type and the wall time by stage.
-pub fn ya_tables(v: &RunView) -> Vec<Table> {
-    let task_headers = ["duration", "type", "uid", "name", "host", "started", "finished"];
-    let copy_headers = ["duration", "type", "uid", "name", "to host", "from host", "bytes", "started", "finished"];
-    let mut list = Vec::from(path_tables(v, "Critical path (ya)", &task_headers));
-    list.extend([
-        longest_table(v, "Longest tasks", &task_headers),
-        Table::new("biggest-copies", "Biggest copies", &copy_headers, task_rows(&v.biggest_copies, origin(v), true)),
-        by_type_table(v, "Time by type", "type"),
-        Table::new(
-            "stages",
-            "Wall time by stage",
-            &["stage", "time"],
-            v.stages
-                .iter()
-                .map(|(s, t)| Row { cells: vec![text(s), span(*t)], task: None, haystack: s.clone() })
-                .collect(),
-        ),
-    ]);
-    list
 }

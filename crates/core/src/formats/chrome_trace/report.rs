@@ -8,8 +8,8 @@ use crate::formats::chrome_trace::reconcile::ChromeRun;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::report::ms::Ms;
-use crate::report::ya::YaReport;
+use crate::numbers::Ms;
+use crate::report::paths::PathsReport;
 use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::cmp::Reverse;
@@ -39,12 +39,8 @@ fn task_json(m: &Model, t: TaskId) -> Value {
 /// format; for a Bazel profile, Bazel's own critical path), `"chrome"`
 /// with the counts, `longest` and `hottest_path`.
 pub fn chrome_json(d: &Dataset) -> RunReport {
-    let mut r = YaReport::new(&d.model).report();
+    let mut r = PathsReport::new(&d.model).report();
     let Some(run) = run_of(d) else { return r };
-    if let Some(o) = r.own.as_object_mut() {
-        o.remove("report");
-        o.remove("stages");
-    }
     let m = &d.model;
     let v = &mut r.own;
     v["chrome"] = json!({
@@ -108,7 +104,7 @@ pub fn chrome_text(d: &Dataset) -> String {
         run.counters.len(),
         if run.unterminated { "; the event array is unterminated" } else { "" }
     );
-    let r = YaReport::new(m);
+    let r = PathsReport::new(m);
     if run.flows > 0 {
         path_text(&mut out, m, "Critical path", r.ya.total, &r.ya.tasks);
         path_text(&mut out, m, "Blocking chain", r.blocking.total, &r.blocking.tasks);

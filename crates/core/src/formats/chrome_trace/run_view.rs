@@ -43,13 +43,10 @@ impl RunView {
             flows: run.flows,
             bazel: run.bazel.as_deref().map(|b| super::bazel::view::BazelView::of(model, b)),
         };
-        let mut view = RunView::of_ya(model, crate::formats::chrome_trace::ID, index);
+        let mut view = RunView::of_paths(model, crate::formats::chrome_trace::ID, index);
         if let Some(bazel) = run.bazel.as_deref() {
             view.with_bazel_path(model, bazel, index);
         }
-        // ya's cache line and totals say nothing of a trace.
-        view.cache_line.clear();
-        view.totals = (0, 0, 0);
         view.headline = headline(&view, &chrome);
         view.tables = tables(&view, &chrome);
         view.search_hint = "Search slices, threads  (/)".into();

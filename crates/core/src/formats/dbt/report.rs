@@ -6,7 +6,7 @@ use super::run::{idle_threads, path, DbtRun};
 use crate::analysis::critical_path::Path;
 use crate::model::{Model, TaskId};
 use crate::numbers::duration_label;
-use crate::report::ms::Ms;
+use crate::numbers::Ms;
 use crate::run::{Dataset, ReportPath, RunReport};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;

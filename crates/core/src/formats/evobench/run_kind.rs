@@ -1,14 +1,15 @@
 //! An evobench run as a [`RunKind`]: its report, its view (with every evobench run of the analysis summed up), and no path.
 
+use super::analysis::Field;
 use super::reconcile::EvobenchRun;
-use super::report::{evobench_json, evobench_text};
+use super::report::{analysis_summary, evobench_json, evobench_text, summary_json, summary_text};
 use super::view::EvobenchView;
 use crate::diagnostics::Diagnostics;
 use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::Model;
-use crate::run::{Analysis, Dataset, RunKind, RunReport};
+use crate::run::{Analysis, Dataset, RunKind, RunReport, RunsSummary};
 use crate::view::RunView;
 
 impl RunKind for EvobenchRun {
@@ -18,6 +19,16 @@ impl RunKind for EvobenchRun {
 
     fn report_text(&self, d: &Dataset, _join: Join<'_>) -> String {
         evobench_text(d)
+    }
+
+    /// Several runs: statistics over the runs, on the default field.
+    fn runs_summary(&self, analysis: &Analysis) -> Option<RunsSummary> {
+        let (runs, rows) = analysis_summary(analysis, Field::default())?;
+        Some(RunsSummary {
+            key: "evobench_summary",
+            json: summary_json(runs, Field::default(), &rows),
+            text: summary_text(runs, Field::default(), &rows),
+        })
     }
 
     fn view(&self, d: &Dataset, analysis: &Analysis, index: &TimelineIndex) -> RunView {

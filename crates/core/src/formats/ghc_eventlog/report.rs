@@ -5,7 +5,7 @@ use crate::formats::ghc_eventlog::analysis::gc_summary;
 use crate::formats::ghc_eventlog::{GhcRun, HeapFigure};
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::report::ms::Ms;
+use crate::numbers::Ms;
 use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::fmt::Write;

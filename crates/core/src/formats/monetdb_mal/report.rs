@@ -5,8 +5,8 @@ use crate::formats::monetdb_mal::analysis::{by_instruction, by_module, core_use,
 use crate::formats::monetdb_mal::reconcile::MalRun;
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::report::ms::Ms;
-use crate::report::ya::YaReport;
+use crate::numbers::Ms;
+use crate::report::paths::PathsReport;
 use crate::run::{Dataset, RunReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -27,12 +27,8 @@ fn op_json(o: &OpStats) -> Value {
 /// every format), and `"mal"` with mal_analytics' row counts, plus
 /// `mal_executions`, `top_instructions`, `top_modules` and `threads`.
 pub fn mal_json(d: &Dataset) -> RunReport {
-    let mut r = YaReport::new(&d.model).report();
+    let mut r = PathsReport::new(&d.model).report();
     let Some(run) = run_of(d) else { return r };
-    if let Some(o) = r.own.as_object_mut() {
-        o.remove("report");
-        o.remove("stages");
-    }
     let v = &mut r.own;
     let c = &run.counts;
     v["mal"] = json!({

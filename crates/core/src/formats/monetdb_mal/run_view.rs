@@ -16,11 +16,7 @@ impl RunView {
     /// and blocking chain through the dataflow, the longest instructions,
     /// time by module, and the [`MalView`].
     pub fn of_mal(model: &Model, run: &MalRun, index: &TimelineIndex) -> RunView {
-        let mut view = RunView::of_ya(model, crate::formats::monetdb_mal::ID, index);
-        view.biggest_copies.clear();
-        view.stages.clear();
-        view.cache_line.clear();
-        view.totals = (0, 0, 0);
+        let mut view = RunView::of_paths(model, crate::formats::monetdb_mal::ID, index);
         let mal = MalView::of(model, run);
         let parallelism = mal.core.busy as f64 / mal.core.wall.max(1) as f64;
         view.headline = both_paths(&view, "dataflow");

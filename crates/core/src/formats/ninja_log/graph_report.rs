@@ -7,9 +7,9 @@ use super::reconcile::{BuildGraph, NinjaRun};
 use super::weighted::ExtensionRow;
 use crate::analysis::top::top;
 use crate::model::{Model, Nanos, TaskId};
+use crate::numbers::Ms;
 use crate::numbers::{duration_label, group};
-use crate::report::ms::Ms;
-use crate::report::ya::YaReport;
+use crate::report::paths::PathsReport;
 use crate::run::{Dataset, ReportPath, RunReport};
 use serde_json::{json, Map, Value};
 use std::cmp::Reverse;
@@ -67,7 +67,7 @@ fn step_json(m: &Model, t: TaskId, gap: Option<Nanos>, g: &BuildGraph) -> Value 
 /// The report as JSON.
 pub fn graph_json(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> RunReport {
     let m = &d.model;
-    let r = YaReport::new(m);
+    let r = PathsReport::new(m);
     let own = json!({
         "ninja": {
             "version": run.version,
@@ -96,7 +96,7 @@ fn line(out: &mut String, m: &Model, t: TaskId, extra: &str) {
 /// The report as text.
 pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
     let m = &d.model;
-    let r = YaReport::new(m);
+    let r = PathsReport::new(m);
     let mut out = String::new();
     let _ = writeln!(out, "ninja log v{} with its build graph: {}.", run.version, ran_line(run, g));
     let wall = run.builds.first().map_or(0, |b| b.wall);
@@ -108,7 +108,7 @@ pub fn graph_text(d: &Dataset, run: &NinjaRun, g: &BuildGraph) -> String {
 }
 
 /// Both paths, the blocking chain with its idle gaps.
-fn paths_text(out: &mut String, m: &Model, r: &YaReport<'_>, wall: Nanos) {
+fn paths_text(out: &mut String, m: &Model, r: &PathsReport<'_>, wall: Nanos) {
     let _ = writeln!(
         out,
         "\nCritical path ({} of the build's {}, {} edges; the largest sum of durations through what each edge waited for):",

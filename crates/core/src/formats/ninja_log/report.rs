@@ -8,7 +8,7 @@ use crate::formats::ninja_log::reconcile::NinjaRun;
 use crate::model::TaskId;
 use crate::numbers::duration_label;
 use crate::numbers::group;
-use crate::report::ms::Ms;
+use crate::numbers::Ms;
 use crate::run::{Dataset, RunReport};
 use serde_json::json;
 use std::cmp::Reverse;

@@ -26,10 +26,7 @@ impl RunKind for NinjaRun {
 
     fn view(&self, d: &Dataset, _analysis: &Analysis, index: &TimelineIndex) -> RunView {
         if let Some(g) = &self.graph {
-            let mut view = RunView::of_ya(&d.model, d.format, index);
-            // ya's cache line and totals say nothing of a ninja build.
-            view.cache_line.clear();
-            view.totals = (0, 0, 0);
+            let mut view = RunView::of_paths(&d.model, d.format, index);
             let weighted: Vec<_> =
                 top_weighted(&g.weighted).into_iter().map(|t| task_row(&d.model, index, t, 0)).collect();
             view.tables = super::tables::graph_tables(&view, self, g, &weighted);

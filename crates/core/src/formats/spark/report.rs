@@ -8,7 +8,7 @@ use super::skew::Skew;
 use crate::analysis::critical_path::Path;
 use crate::model::{Model, TaskId, NANOS_PER_MS};
 use crate::numbers::duration_label;
-use crate::report::ms::Ms;
+use crate::numbers::Ms;
 use crate::run::{Dataset, ReportPath, RunReport};
 use crate::view::headline::plural;
 use serde_json::{json, Map, Value};

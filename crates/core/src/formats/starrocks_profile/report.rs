@@ -7,8 +7,8 @@ use crate::formats::starrocks_profile::analysis::breakdowns;
 use crate::formats::starrocks_profile::hints::hints;
 use crate::formats::starrocks_profile::run::StarRocksRun;
 use crate::numbers::duration_label;
-use crate::report::ms::Ms;
-use crate::report::ya::YaReport;
+use crate::numbers::Ms;
+use crate::report::paths::PathsReport;
 use crate::run::{Dataset, RunReport};
 use serde_json::json;
 use std::fmt::Write;
@@ -26,12 +26,8 @@ fn run_of(d: &Dataset) -> Option<&StarRocksRun> {
 /// `starrocks_pipelines`, `starrocks_skew`, `starrocks_checks` (failed
 /// ones) and `starrocks_hints`.
 pub fn starrocks_json(d: &Dataset) -> RunReport {
-    let mut r = YaReport::new(&d.model).report();
+    let mut r = PathsReport::new(&d.model).report();
     let Some(run) = run_of(d) else { return r };
-    if let Some(o) = r.own.as_object_mut() {
-        o.remove("report");
-        o.remove("stages");
-    }
     let v = &mut r.own;
     let failed: Vec<_> = run.checks.iter().filter(|c| !c.ok).collect();
     v["starrocks"] = json!({

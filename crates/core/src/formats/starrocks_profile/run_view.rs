@@ -36,11 +36,7 @@ impl RunView {
     /// The view of a StarRocks profile: the heaviest plan-node path as the
     /// critical path, the longest nodes, and the [`StarRocksView`].
     pub fn of_starrocks(model: &Model, run: &StarRocksRun, index: &TimelineIndex) -> RunView {
-        let mut view = RunView::of_ya(model, crate::formats::starrocks_profile::ID, index);
-        view.biggest_copies.clear();
-        view.stages.clear();
-        view.cache_line.clear();
-        view.totals = (0, 0, 0);
+        let mut view = RunView::of_paths(model, crate::formats::starrocks_profile::ID, index);
         let heaviest: Vec<u32> = view.critical_path.steps.iter().map(|s| s.id).collect();
         let starrocks = StarRocksView::of(run, &heaviest);
         let flame = starrocks.flame.clone();

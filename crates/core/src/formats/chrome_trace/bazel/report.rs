@@ -11,7 +11,7 @@ use crate::formats::chrome_trace::bazel::analysis::summary::{summary, BazelSumma
 use crate::formats::chrome_trace::bazel::{BazelRun, PathStep};
 use crate::model::{Model, Nanos};
 use crate::numbers::duration_label;
-use crate::report::ms::Ms;
+use crate::numbers::Ms;
 use crate::run::{ReportPath, RunReport};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;

@@ -3,7 +3,7 @@
 //! build's stages as phases.
 
 use super::Evlog;
-use crate::formats::ya_graph::BuildGraph;
+use crate::formats::ya::graph::BuildGraph;
 use crate::hash::FastMap;
 use crate::model::{Model, ModelBuilder, Role, Task, TaskId, NANOS_PER_MS};
 

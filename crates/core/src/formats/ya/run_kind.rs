@@ -2,14 +2,13 @@
 //! [`RunKind`]: all of it is in the model, so it is reported and viewed as
 //! ya's `--stat` and `graph.py` do, and its dependencies give its paths.
 
-use super::ya::YaReport;
+use super::report::YaReport;
+use super::view::{ya_headline, ya_tables};
 use crate::compare::execution::Execution;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, TaskId};
 use crate::run::{Analysis, Dataset, RunKind, RunReport};
-use crate::view::headline::ya_headline;
-use crate::view::tables::ya_tables;
 use crate::view::RunView;
 
 /// A ya build's run: its model, and the run tasks started more than once.
@@ -43,7 +42,7 @@ impl RunKind for YaBuild {
     }
 
     fn compare_keys(&self, model: &Model) -> Vec<String> {
-        super::ya_keys::keys(model)
+        super::keys::keys(model)
     }
 
     /// The run tasks started more than once are retried.

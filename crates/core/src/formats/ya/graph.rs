@@ -32,9 +32,9 @@
 //! file. Graphs put `conf` first, and it can be long, so the sniffer decides
 //! on the first key alone (`graph` or `conf`).
 
-use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
+use crate::formats::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::hash::FastMap;
 use crate::intern::Interner;
 use crate::json_split::{JsonSplitter, Piece};
@@ -322,7 +322,7 @@ const TITLE: &str = "ya build graph";
 
 impl Format for YaGraphFormat {
     fn id(&self) -> FormatId {
-        crate::formats::ya_graph::ID
+        crate::formats::ya::graph::ID
     }
 
     /// Yes when the content is a JSON object whose first key is `graph` or `conf`.

@@ -30,9 +30,9 @@
 
 pub(crate) mod model;
 
-use super::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::error::FormatError;
+use crate::formats::{Format, FormatId, FormatReader, Parsed, ReadCounts, Sniff, SniffInput};
 use crate::lines::LineSplitter;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -104,7 +104,7 @@ const TITLE: &str = "ya event log";
 
 impl Format for YaEvlogFormat {
     fn id(&self) -> FormatId {
-        crate::formats::ya_evlog::ID
+        crate::formats::ya::evlog::ID
     }
 
     /// Yes when the first line is a JSON object with `namespace`, `event` and `timestamp`.
@@ -112,7 +112,7 @@ impl Format for YaEvlogFormat {
         let line = match memchr::memchr(b'\n', input.head) {
             Some(i) => &input.head[..i],
             None if input.at_eof => input.head,
-            None if input.head.len() < super::SNIFF_LIMIT => return Sniff::NeedMore,
+            None if input.head.len() < crate::formats::SNIFF_LIMIT => return Sniff::NeedMore,
             None => return Sniff::No,
         };
         match serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line) {
@@ -271,7 +271,7 @@ not json
     fn reads_nodes_and_stages_at_any_chunk_size() {
         for chunk in [1, 7, 4096] {
             let input = read_bytes("x.evlog", LOG.as_bytes(), chunk).unwrap();
-            assert_eq!(input.info.format, crate::formats::ya_evlog::ID);
+            assert_eq!(input.info.format, crate::formats::ya::evlog::ID);
             let Parsed::YaEvlog(log) = input.parsed else { panic!() };
             assert_eq!(log.nodes.len(), 2);
             assert_eq!((log.nodes[0].uid.as_str(), log.nodes[0].start, log.nodes[0].end), ("A", 1000, 2499));

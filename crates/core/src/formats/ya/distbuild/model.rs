@@ -2,7 +2,7 @@
 //! run tasks, and ya's dependency edges are added in ya's order.
 
 use super::{Log, RunRef};
-use crate::formats::ya_graph::{BuildGraph, GraphNode};
+use crate::formats::ya::graph::{BuildGraph, GraphNode};
 use crate::hash::FastMap;
 use crate::model::{KindId, Model, ModelBuilder, TaskId, NANOS_PER_MS};
 use std::borrow::Cow;

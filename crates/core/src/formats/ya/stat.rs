@@ -3,14 +3,12 @@
 //! Each section follows ya's `devtools/ya/build/stat/statistics.py`: which
 //! tasks count, the sort keys and the tie-breaking (Python's stable sorts),
 //! so that the report reads as ya's does. The text itself is written by
-//! [`crate::report`].
+//! [`super::report`].
 
-use super::critical_path::Path;
-use super::top::Top;
+use crate::analysis::critical_path::Path;
+use crate::analysis::task_totals::{Tally, TypeTotal, TOP};
+use crate::analysis::top::Top;
 use crate::model::{Model, Nanos, Role, Task, TaskId};
-
-/// How many tasks ya lists in "longest" and "biggest copies".
-pub const TOP: usize = 10;
 
 /// ya's cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,19 +51,6 @@ impl CacheStats {
             0.0
         }
     }
-}
-
-/// Total time of one task type.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TypeTotal {
-    /// The type (`CC`, `Copy`, `prepare:resources`).
-    pub kind: String,
-    /// The type's colour.
-    pub color: Option<String>,
-    /// Sum of durations.
-    pub total: Nanos,
-    /// Number of tasks.
-    pub count: u64,
 }
 
 /// Wall time by what was running (ya's `execution_stages_msec`).
@@ -115,17 +100,6 @@ pub struct YaStat {
     pub task_execution: Nanos,
     /// Failed, test and run time.
     pub totals: Totals,
-}
-
-/// ya's type of a task: the kind, with `-CACHED` for a cached run task when `cached_mark`.
-pub fn type_name(model: &Model, id: TaskId, cached_mark: bool) -> String {
-    let t = model.task(id);
-    let kind = &model.kinds()[t.kind.index()].name;
-    if cached_mark && t.cached && t.role == Role::Work {
-        format!("{kind}-CACHED")
-    } else {
-        kind.clone()
-    }
 }
 
 fn node_type(t: &Task) -> Option<&str> {
@@ -236,10 +210,8 @@ fn stages(mut starts: Vec<(Nanos, Class)>, mut ends: Vec<(Nanos, Class)>) -> Sta
 pub fn ya_stat(model: &Model) -> YaStat {
     let mut cache = CacheStats::default();
     let mut totals = Totals::default();
-    // ya's `tasks`: every task with a duration, in model order, stably sorted
-    // by (start, end); its later stable sorts break ties by that order, which
-    // is the key (start, end, id).
-    let mut longest = Top::new(TOP);
+    // The longest tasks and the time by type, in ya's orders.
+    let mut tally = Tally::new(model);
     let mut biggest_copies = Top::new(TOP);
     // Starts and ends of the tasks with a positive duration, for the stages;
     // room for every task at once, as lists grown by doubling would at
@@ -249,11 +221,6 @@ pub fn ya_stat(model: &Model) -> YaStat {
     // A task that is not a run is a download when its type (its kind: the
     // cached mark is only for runs) says it came from the dist cache.
     let download_kind: Vec<bool> = model.kinds().iter().map(|k| k.name.contains("from dist cache")).collect();
-    // Per type (a kind: ya's type without the cached mark): total, count,
-    // the colour of its last task and its first task, in ya's order.
-    // (start, end, id) of a type's first task: ya's order of types on a tie.
-    type First = (Option<Nanos>, Option<Nanos>, TaskId);
-    let mut types: Vec<Option<(TypeTotal, First)>> = vec![None; model.kinds().len()];
     // The first start and the last end of those with a positive duration.
     let mut window: Option<(Nanos, Nanos)> = None;
     // One pass over the tasks gathers every section.
@@ -286,7 +253,7 @@ pub fn ya_stat(model: &Model) -> YaStat {
             _ => {}
         }
         let Some(d) = dur.filter(|_| t.role != Role::Phase) else { continue };
-        longest.offer((std::cmp::Reverse(d), (t.start, t.end, id)), id);
+        tally.offer(model, id, t, d);
         if t.role == Role::Transfer {
             biggest_copies.offer((std::cmp::Reverse(t.bytes().unwrap_or(0)), id), id);
         }
@@ -294,29 +261,17 @@ pub fn ya_stat(model: &Model) -> YaStat {
             let class = classify(t, &download_kind);
             starts.push((t.start.get().unwrap_or(0), class));
             ends.push((t.end.get().unwrap_or(0), class));
-            let k = t.kind.index();
-            let entry = types[k].get_or_insert_with(|| {
-                let kind = &model.kinds()[k];
-                (
-                    TypeTotal { kind: kind.name.clone(), color: kind.color.clone(), total: 0, count: 0 },
-                    (t.start.get(), t.end.get(), id),
-                )
-            });
-            entry.0.total += d;
-            entry.0.count += 1;
             if let (Some(s), Some(e)) = (t.start.get(), t.end.get()) {
                 window = Some(window.map_or((s, e), |(a, z)| (a.min(s), z.max(e))));
             }
         }
     }
-    let mut types: Vec<(TypeTotal, First)> = types.into_iter().flatten().collect();
-    types.sort_by_key(|(t, first)| (std::cmp::Reverse(t.total), *first));
-    let by_type: Vec<TypeTotal> = types.into_iter().map(|(t, _)| t).collect();
+    let (longest, by_type) = tally.finish();
 
     let task_execution = window.map_or(0, |(a, b)| b - a);
     YaStat {
         cache,
-        longest: longest.into_vec(),
+        longest,
         biggest_copies: biggest_copies.into_vec(),
         by_type,
         stages: stages(starts, ends),

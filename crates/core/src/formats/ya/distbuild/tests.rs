@@ -21,7 +21,7 @@ fn check(file: &str) -> String {
     let whole = same_at_every_chunk(file, 1, |chunk| dump(file, &data, chunk));
     let sniffed = detect(SniffInput { head: &data, at_eof: true, name: "unknown" });
     assert!(
-        matches!(sniffed, Detection::Found(f) if f.id() == crate::formats::distbuild::ID),
+        matches!(sniffed, Detection::Found(f) if f.id() == crate::formats::ya::distbuild::ID),
         "{file} sniffed as unknown"
     );
     whole

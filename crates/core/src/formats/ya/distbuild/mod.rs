@@ -53,9 +53,11 @@ pub use ahead::LinesAhead;
 
 pub use log::{CopyRef, Log, RunRef};
 
-use super::{preparer_of, Format, FormatId, FormatReader, Parsed, Prepared, Preparer, ReadCounts, Sniff, SniffInput};
 use crate::diagnostics::{Diagnostics, Position};
 use crate::error::FormatError;
+use crate::formats::{
+    preparer_of, Format, FormatId, FormatReader, Parsed, Prepared, Preparer, ReadCounts, Sniff, SniffInput,
+};
 use crate::lines::LineSplitter;
 use ahead::Line;
 use line::{parse_int, Fields};
@@ -72,7 +74,7 @@ const SNIFF_LINES: usize = 16;
 
 impl Format for DistbuildFormat {
     fn id(&self) -> FormatId {
-        crate::formats::distbuild::ID
+        crate::formats::ya::distbuild::ID
     }
 
     /// Yes at the first line that names a distbuild event, when every line
@@ -148,7 +150,7 @@ impl DistbuildReader {
     ) -> Result<(), FormatError> {
         if nul_seen && memchr::memchr(0, line).is_some() {
             return Err(FormatError::new(
-                crate::formats::distbuild::ID.title(),
+                crate::formats::ya::distbuild::ID.title(),
                 Position::Line(line_no),
                 "a NUL byte: this is binary data, not a text log",
                 line,
