@@ -1,7 +1,9 @@
 //! Reading a `File` in slices through an [`Ingest`], for the analysis
 //! worker ([`crate::worker`]), its comparisons ([`crate::compare_worker`]),
 //! its second workers ([`crate::graph_worker`]) and the export worker
-//! ([`crate::export_worker`], which also hashes the bytes: [`read_file_tapped`]).
+//! ([`crate::export_worker`], which also hashes the bytes: [`read_file_tapped`]);
+//! a rolling Spark event log's parts one after the other as one input
+//! ([`read_parts`]).
 
 use crate::worker_io::{feed, js_error, Stop};
 use js_sys::Uint8Array;
@@ -25,31 +27,44 @@ pub async fn read_file(file: &File, slice: usize, between: impl FnMut(&Ingest, u
 pub async fn read_file_tapped(
     file: &File,
     slice: usize,
+    tap: impl FnMut(&[u8]),
+    between: impl FnMut(&Ingest, u64) -> bool,
+) -> Result<Input, Stop> {
+    read_parts(std::slice::from_ref(file), &file.name(), slice, tap, between).await
+}
+
+/// Reads `files` one after the other as one input called `name` (a
+/// rolling Spark event log's parts), as [`read_file_tapped`] reads one.
+pub async fn read_parts(
+    files: &[File],
+    name: &str,
+    slice: usize,
     mut tap: impl FnMut(&[u8]),
     mut between: impl FnMut(&Ingest, u64) -> bool,
 ) -> Result<Input, Stop> {
-    let name = file.name();
-    let failed = |e: String| Stop::Failed(format!("{name}: cannot read the file: {e}"));
-    let mut ingest = Ingest::new(&name);
+    let mut ingest = Ingest::new(name);
+    ingest.expect_bytes(files.iter().map(|f| f.size() as u64).sum());
     let mut buf = vec![0u8; slice.max(1)];
-    let size = file.size();
-    ingest.expect_bytes(size as u64);
     let step = buf.len() as f64;
-    let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
-    let mut at = 0.0;
-    while let Some(asked) = next.take() {
-        let array = asked.map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
-        at = (at + step).min(size);
-        if at < size {
-            next = Some(ask_slice(file, at, (at + step).min(size)));
-        }
-        let bytes = Uint8Array::new(&array);
-        let n = (bytes.length() as usize).min(buf.len());
-        bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        tap(&buf[..n]);
-        feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
-        if !between(&ingest, n as u64) {
-            return Err(Stop::Cancelled);
+    for file in files {
+        let failed = |e: String| Stop::Failed(format!("{}: cannot read the file: {e}", file.name()));
+        let size = file.size();
+        let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
+        let mut at = 0.0;
+        while let Some(asked) = next.take() {
+            let array = asked.map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
+            at = (at + step).min(size);
+            if at < size {
+                next = Some(ask_slice(file, at, (at + step).min(size)));
+            }
+            let bytes = Uint8Array::new(&array);
+            let n = (bytes.length() as usize).min(buf.len());
+            bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+            tap(&buf[..n]);
+            feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
+            if !between(&ingest, n as u64) {
+                return Err(Stop::Cancelled);
+            }
         }
     }
     ingest.finish().map_err(|e| Stop::Failed(e.to_string()))

@@ -8,9 +8,11 @@
 pub mod compare_worker;
 pub mod components;
 pub mod download;
+pub mod dropped;
 pub mod embed;
 pub mod export_protocol;
 pub mod export_worker;
+pub mod file_groups;
 pub mod file_read;
 pub mod finished;
 pub mod format;

@@ -7,7 +7,8 @@
 //! slice is awaited.
 
 use crate::compare_worker::{export_json, recompare, window, Compared, Kept, LoadedRun};
-use crate::file_read::read_file;
+use crate::file_groups::{units, Unit};
+use crate::file_read::read_parts;
 use crate::finished::{conclude, Loaded};
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::link::Source;
@@ -383,37 +384,49 @@ fn side_bytes(sides: &[(usize, SideRead)]) -> u64 {
     sides.iter().map(|(_, s)| s.bytes()).sum()
 }
 
-/// Reads file `index` in this worker, reporting progress with what the
-/// second workers have read; stops when the run is no longer current.
+/// Reads `unit` (a file, or a rolling log's parts) in this worker,
+/// reporting progress with what the second workers have read; stops when
+/// the run is no longer current.
 async fn read_here(
-    file: &File,
-    index: usize,
+    unit: &Unit,
     current: &Cell<RunId>,
     done: &mut u64,
     reporter: &mut Reporter,
     sides: &[(usize, SideRead)],
 ) -> Result<Input, Stop> {
-    let name = file.name();
+    if unit.files.is_empty() {
+        return Err(Stop::Failed(format!("{} holds no events_N_* file of a rolling Spark event log", unit.name)));
+    }
     let run = reporter.run;
     let mut over = None;
-    let read = read_file(file, SLICE, |ingest, n| {
-        *done += n;
-        let all = *done + side_bytes(sides);
-        reporter.report(index, &name, all, Some(ingest));
-        over = reporter.over_budget(all);
-        over.is_none() && current.get() == run
-    })
+    let read = read_parts(
+        &unit.files,
+        &unit.name,
+        SLICE,
+        |_| {},
+        |ingest, n| {
+            *done += n;
+            let all = *done + side_bytes(sides);
+            reporter.report(unit.first, &unit.name, all, Some(ingest));
+            over = reporter.over_budget(all);
+            over.is_none() && current.get() == run
+        },
+    )
     .await;
     match over {
         Some(message) => Err(Stop::Failed(message)),
-        None => read,
+        None => read.map(|mut input| {
+            unit.said.iter().for_each(|d| input.info.diagnostics.push(d.clone()));
+            input
+        }),
     }
 }
 
-/// Reads every file and reconciles them. Big extra files (a build graph
-/// beside its log) are read by second workers meanwhile ([`SideRead`]).
-/// Also gives the most WebAssembly memory this worker and the second
-/// workers held together while they ran, in bytes (0 without them).
+/// Reads every file and reconciles them, a rolling Spark event log's parts
+/// as one input ([`units`]). Big extra files (a build graph beside its
+/// log) are read by second workers meanwhile ([`SideRead`]). Also gives the
+/// most WebAssembly memory this worker and the second workers held
+/// together while they ran, in bytes (0 without them).
 async fn read_all(
     run: RunId,
     files: &[File],
@@ -425,27 +438,32 @@ async fn read_all(
     let names = files.iter().map(File::name).collect();
     let mut reporter =
         Reporter { run, began, total, last_post: f64::NEG_INFINITY, diagnostics_before: 0, budget, names };
-    let largest = (0..files.len()).max_by(|&a, &b| files[a].size().total_cmp(&files[b].size()));
-    let mut sides: Vec<(usize, SideRead)> = files
+    let units = units(files);
+    let largest = (0..units.len()).max_by(|&a, &b| size(&units[a]).total_cmp(&size(&units[b])));
+    let mut sides: Vec<(usize, SideRead)> = units
         .iter()
         .enumerate()
-        .filter(|&(i, f)| Some(i) != largest && f.size() >= SIDE_MIN_BYTES)
+        .filter(|&(i, u)| Some(i) != largest && size(u) >= SIDE_MIN_BYTES)
         // A worker that cannot start leaves its file to be read here.
-        .filter_map(|(i, f)| Some((i, SideRead::start(f).ok()?)))
+        .filter_map(|(i, u)| match u.files.as_slice() {
+            [file] => Some((i, SideRead::start(file).ok()?)),
+            _ => None,
+        })
         .collect();
-    let mut inputs: Vec<Option<Input>> = files.iter().map(|_| None).collect();
+    let mut inputs: Vec<Option<Input>> = units.iter().map(|_| None).collect();
     let mut done = 0u64;
-    for index in 0..files.len() {
+    for (index, unit) in units.iter().enumerate() {
         if sides.iter().any(|&(i, _)| i == index) {
             continue;
         }
-        let input = read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?;
+        let input = read_here(unit, current, &mut done, &mut reporter, &sides).await?;
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
     }
     let (mut side_memory, mut with_sides) = (0, 0);
     while !sides.is_empty() {
         let (index, side) = sides.remove(0);
+        let unit = &units[index];
         let answer = loop {
             if let Some(answer) = side.answer_within(PROGRESS_EVERY_MS as i32).await {
                 break answer;
@@ -453,8 +471,7 @@ async fn read_all(
             if current.get() != run {
                 return Err(Stop::Cancelled);
             }
-            let name = files[index].name();
-            reporter.report(index, &name, done + side.bytes() + side_bytes(&sides), None);
+            reporter.report(unit.first, &unit.name, done + side.bytes() + side_bytes(&sides), None);
         };
         // This worker's memory only grows, and every second worker's is
         // counted at its largest: an upper bound of what they held together.
@@ -468,12 +485,17 @@ async fn read_all(
                 done += input.info.bytes;
                 *input
             }
-            SideResult::ReadHere => read_here(&files[index], index, current, &mut done, &mut reporter, &sides).await?,
+            SideResult::ReadHere => read_here(unit, current, &mut done, &mut reporter, &sides).await?,
         };
         reporter.diagnostics_before += input.info.diagnostics.total();
         inputs[index] = Some(input);
     }
     Ok((reconcile(inputs.into_iter().flatten().collect()), with_sides))
+}
+
+/// The bytes of a unit's files.
+fn size(unit: &Unit) -> f64 {
+    unit.files.iter().map(|f| f.size()).sum()
 }
 
 /// Fetches every URL up to its headers (so that the total is known, and a

@@ -289,7 +289,17 @@ pub fn App() -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            open_files.emit((files_of(e.data_transfer().and_then(|d| d.files())), Vec::new()));
+            let transfer = e.data_transfer();
+            // A folder dropped (a rolling Spark log's) is read through its entries.
+            match transfer.as_ref().and_then(crate::dropped::folder_entries) {
+                Some(entries) => {
+                    let open_files = open_files.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        open_files.emit((crate::dropped::files_in(entries).await, Vec::new()));
+                    });
+                }
+                None => open_files.emit((files_of(transfer.and_then(|d| d.files())), Vec::new())),
+            }
         })
     };
 

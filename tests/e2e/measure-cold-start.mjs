@@ -3,7 +3,10 @@
 // given the file after SETTLE ms (the worker warmed up). Each run is a
 // fresh headless Chromium with a fresh profile, so nothing is cached.
 //
-//   RUNS=5 node tests/e2e/measure-cold-start.mjs FILE
+//   RUNS=5 node tests/e2e/measure-cold-start.mjs FILE...
+//
+// Several FILEs are handed over together (a dbt run's manifest.json and
+// run_results.json).
 //
 // The page's worker is watched from outside the app: an init script wraps
 // `Worker` and stamps, with the page's clock, each request posted to it
@@ -22,9 +25,9 @@ import { launchBrowser, ROOT } from './harness.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SETTLE = Number(process.env.SETTLE ?? 3000);
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: RUNS=5 node tests/e2e/measure-cold-start.mjs FILE');
+const file = process.argv.slice(2);
+if (file.length === 0) {
+  console.error('usage: RUNS=5 node tests/e2e/measure-cold-start.mjs FILE...');
   process.exit(2);
 }
 

@@ -6,17 +6,20 @@
 //! read ahead (a distbuild log's lines, a Chrome trace's events), another
 //! thread reads the next chunks and their lines or events ahead while this
 //! one builds, in order. A rolling Spark event log's folder is one input,
-//! its `events_N_*` files read one after the other. The inputs come
+//! its `events_N_*` files read one after the other (the core's rule says
+//! which, and what is missing). The inputs come
 //! back in the order given, whatever the thread count, and the same as
 //! when read on one thread.
 
 use crate::chunks::LineChunks;
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use longpole_core::diagnostics::Diagnostic;
+use longpole_core::formats::spark::rolling::{self, Grouped};
 use longpole_core::formats::{Prepared, Preparer};
 use longpole_core::{Ingest, Input};
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::Mutex;
@@ -108,32 +111,38 @@ pub fn read_named(paths: &[&Path], names: &[String], threads: usize, keep_source
 }
 
 /// The files of `path`: itself, or for a rolling Spark event log (an
-/// `eventlog_v2_*` folder) its `events_N_*` files in the order of N, read
-/// as one input.
-fn parts(path: &Path) -> Result<Vec<std::path::PathBuf>> {
-    let rolling = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("eventlog_v2_"));
-    if !(rolling && path.is_dir()) {
-        return Ok(vec![path.to_path_buf()]);
+/// `eventlog_v2_*` folder) its parts by the core's rule
+/// ([`longpole_core::formats::spark::rolling`]), read as one input, with what
+/// that rule says is missing or left out.
+fn parts(path: &Path) -> Result<(Vec<PathBuf>, Vec<Diagnostic>)> {
+    let folder = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if !(folder.starts_with(rolling::FOLDER_PREFIX) && path.is_dir()) {
+        return Ok((vec![path.to_path_buf()], Vec::new()));
     }
-    let mut parts: Vec<(u64, std::path::PathBuf)> = std::fs::read_dir(path)
+    let mut names = std::fs::read_dir(path)
         .with_context(|| format!("cannot list {}", path.display()))?
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let name = p.file_name()?.to_string_lossy().into_owned();
-            let n = name.strip_prefix("events_")?.split('_').next()?.parse().ok()?;
-            Some((n, p))
-        })
-        .collect();
-    parts.sort();
-    anyhow::ensure!(!parts.is_empty(), "{} holds no events_N_* file of a rolling Spark event log", path.display());
-    Ok(parts.into_iter().map(|(_, p)| p).collect())
+        .map(|e| Ok(e?.file_name().to_string_lossy().into_owned()))
+        .collect::<std::io::Result<Vec<String>>>()
+        .with_context(|| format!("cannot list {}", path.display()))?;
+    names.sort();
+    let paths: Vec<String> = names.iter().map(|n| format!("{folder}/{n}")).collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let log = rolling::group(&refs).into_iter().find_map(|g| match g {
+        Grouped::Rolling(log) => Some(log),
+        Grouped::Single(_) => None,
+    });
+    let Some(log) = log.filter(|l| !l.parts.is_empty()) else {
+        anyhow::bail!("{} holds no events_N_* file of a rolling Spark event log", path.display());
+    };
+    let files = log.parts.iter().filter_map(|&i| names.get(i)).map(|n| path.join(n)).collect();
+    Ok((files, log.diagnostics))
 }
 
 /// Reads one file (or a rolling event log's files, one after the other),
 /// keeping every byte of it when `keep_source`; with more than one thread,
 /// a single file's chunks ahead on another.
 fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_source: bool) -> Result<Input> {
-    let parts = parts(path)?;
+    let (parts, said) = parts(path)?;
     let mut ingest = Ingest::new(name);
     if keep_source {
         ingest.keep_source();
@@ -164,7 +173,9 @@ fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_sourc
         }
     }
     bar.finish_and_clear();
-    Ok(ingest.finish()?)
+    let mut input = ingest.finish()?;
+    said.into_iter().for_each(|d| input.info.diagnostics.push(d));
+    Ok(input)
 }
 
 /// A chunk with its lines or events read ahead.

@@ -45,7 +45,8 @@
 //!
 //! Files: `events.rs` (the events' fields), `log.rs` (what is kept),
 //! `reader.rs`, `path.rs`, `skew.rs`, `reconcile.rs`, `run.rs`,
-//! `report.rs`, `view.rs`, `run_kind.rs`.
+//! `report.rs`, `view.rs`, `run_kind.rs`; `rolling.rs`, which files are one
+//! rolling log, for the CLI and the app.
 
 mod events;
 pub mod log;
@@ -53,6 +54,7 @@ pub mod path;
 pub mod reader;
 pub mod reconcile;
 pub mod report;
+pub mod rolling;
 pub mod run;
 mod run_kind;
 pub mod skew;
