@@ -56,6 +56,11 @@ async fn random_bytes_fail_with_a_message_naming_the_file() {
     assert!(message.starts_with("noise.bin: not a format longpole reads"), "{message}");
 }
 
+/// A link's input at `url`, with the digest it must have, if any.
+fn source(url: &str, sha256: Option<&str>) -> longpole::link::Source {
+    longpole::link::Source { url: url.to_owned(), sha256: sha256.map(str::to_owned), token: None }
+}
+
 /// A `blob:` URL holding `bytes`, fetched as a server's file would be.
 fn blob_url(bytes: &[u8]) -> String {
     let blob = web_sys::Blob::new_with_u8_array_sequence(&Array::of1(&Uint8Array::from(bytes))).unwrap();
@@ -69,7 +74,7 @@ async fn a_url_read_as_a_stream_gives_the_core_result_and_checks_its_digest() {
     let expected = Summary::of(&reconcile(vec![read_bytes(&file_name(&url), EXAMPLE, EXAMPLE.len()).unwrap()]));
     let right = "4cb0bdeaa8f208402001c58d7b283a154a5182983d101b6c2bea02cc1cf5a702";
     let wrong = "0".repeat(64);
-    let opened = open(&url, Some(right.into())).await.unwrap();
+    let opened = open(&source(&url, Some(right))).await.unwrap();
     assert_eq!(opened.length, Some(EXAMPLE.len() as u64));
     let mut seen = 0;
     let input = read(opened, |_, n| {
@@ -81,7 +86,7 @@ async fn a_url_read_as_a_stream_gives_the_core_result_and_checks_its_digest() {
     assert_eq!(seen, EXAMPLE.len() as u64);
     assert_eq!(Summary::of(&reconcile(vec![input])), expected);
 
-    let err = read(open(&url, Some(wrong.clone())).await.unwrap(), |_, _| true).await.unwrap_err();
+    let err = read(open(&source(&url, Some(&wrong))).await.unwrap(), |_, _| true).await.unwrap_err();
     let Stop::Failed(message) = err else { panic!("expected a failure") };
     let said =
         format!("{url}: the bytes received do not have the SHA-256 the link gives (expected {wrong}, got {right})");
@@ -91,6 +96,6 @@ async fn a_url_read_as_a_stream_gives_the_core_result_and_checks_its_digest() {
 #[wasm_bindgen_test]
 async fn a_url_that_cannot_be_fetched_is_named() {
     let url = "http://127.0.0.1:9/nothing.log";
-    let Err(e) = longpole::url_read::open(url, None).await else { panic!("port 9 answered") };
+    let Err(e) = longpole::url_read::open(&source(url, None)).await else { panic!("port 9 answered") };
     assert!(e.to_string().starts_with("http://127.0.0.1:9/nothing.log: could not be fetched ("), "{e}");
 }
