@@ -1,6 +1,6 @@
 //! The messages between the page and its export worker
-//! ([`crate::export_worker`]), which writes the fleet tables of the loaded
-//! run. Like the analysis worker's ([`crate::protocol`]) they are JSON text,
+//! ([`crate::export_worker`]), which writes the files whose writers are
+//! heavy: the fleet tables of the loaded run, and evobench's workbook. Like the analysis worker's ([`crate::protocol`]) they are JSON text,
 //! files going beside a request as `File` objects and the zip coming back
 //! in a [`FILE_MESSAGE`] of its own; they are separate types so that the
 //! analysis worker, which never exports Parquet, links none of this.
@@ -10,15 +10,40 @@
 use crate::protocol::{Progress, RunId, Source};
 use serde::{Deserialize, Serialize};
 
+/// A file the export worker writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExportFile {
+    /// The fleet tables (docs/fleet.md): one zip of Parquet files, as
+    /// `longpole export --to parquet` writes them.
+    #[default]
+    FleetTables,
+    /// evobench's workbook: one sheet per timing kind, as `longpole export
+    /// --to xlsx` writes it.
+    Workbook,
+}
+
+impl ExportFile {
+    /// What the file is, for the page's progress line.
+    pub fn label(self) -> &'static str {
+        match self {
+            ExportFile::FleetTables => "the Parquet tables",
+            ExportFile::Workbook => "the workbook",
+        }
+    }
+}
+
 /// Page → export worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum ExportRequest {
-    /// Read the run's inputs again and write its fleet tables as one zip:
-    /// the files sent beside this message, or else `urls` fetched again.
-    Parquet {
-        /// The run whose tables these are (the page's run id).
+    /// Read the run's inputs again and write `file`: the files sent beside
+    /// this message, or else `urls` fetched again.
+    Write {
+        /// The run whose file this is (the page's run id).
         run: RunId,
+        /// The file to write.
+        #[serde(default)]
+        file: ExportFile,
         /// The inputs a link named, absolute; empty when files come beside.
         urls: Vec<Source>,
         /// The most WebAssembly memory the export may need, bytes; `None`
@@ -95,14 +120,14 @@ mod tests {
     fn export_messages_round_trip_through_json() {
         let sources =
             vec![Source { url: "https://ci.example/a.log".into(), sha256: Some("ab".repeat(32)), token: None }];
-        let r = ExportRequest::Parquet { run: 2, urls: sources, memory_limit: Some(1 << 20) };
+        let r = ExportRequest::Write { run: 2, file: ExportFile::Workbook, urls: sources, memory_limit: Some(1 << 20) };
         let json = serde_json::to_string(&r).unwrap();
         assert_eq!(serde_json::from_str::<ExportRequest>(&json).unwrap(), r);
-        // Without a limit the field may be left out, as the page's other requests allow.
-        let bare = r#"{"type":"Parquet","run":3,"urls":[]}"#;
+        // Without a limit or a file the fields may be left out: the fleet tables, no limit.
+        let bare = r#"{"type":"Write","run":3,"urls":[]}"#;
         assert_eq!(
             serde_json::from_str::<ExportRequest>(bare).unwrap(),
-            ExportRequest::Parquet { run: 3, urls: Vec::new(), memory_limit: None }
+            ExportRequest::Write { run: 3, file: ExportFile::FleetTables, urls: Vec::new(), memory_limit: None }
         );
         for m in [
             ExportResponse::Ready,

@@ -1,18 +1,19 @@
 //! The export worker: writes the loaded run's fleet tables (docs/fleet.md)
 //! as one zip, with the core's own code
 //! ([`longpole_core::export::parquet`]), as `longpole export --to parquet`
-//! does.
+//! does, or evobench's workbook, as `longpole export --to xlsx` does.
 //!
-//! It is a WebAssembly module of its own (`src/bin/export_worker.rs`),
-//! started by the page only when the Parquet download is asked for: the
-//! Parquet writer (arrow-rs) would make the analysis worker, which every
-//! page loads, several times bigger. It has no copy of the analysis, so it
+//! It is a WebAssembly module of its own (`src/bin/export_worker.rs`, built
+//! with the `export` feature), started by the page only when one of those
+//! downloads is asked for: their writers (arrow-rs, the zip and `.xlsx`
+//! writers) would make the analysis worker, which every page loads, bigger. It has no copy of the analysis, so it
 //! reads the run's inputs again — the very `File`s the analysis worker read,
 //! or the link's URLs fetched again — in slices through the core's
 //! streaming reader, hashing their bytes for the run's id as the CLI does;
 //! then reconciles, writes the three tables of every run, zips them and
 //! posts the zip. The page cancels by stopping the worker.
 
+use crate::export_protocol::ExportFile;
 use crate::export_protocol::{ExportRequest, ExportResponse};
 use crate::file_read::read_file_tapped;
 use crate::protocol::{Progress, RunId, Source};
@@ -21,8 +22,10 @@ use crate::worker::files_of;
 use crate::worker_io::{memory_bytes, post_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::Reflect;
 use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
+use longpole_core::formats::evobench::{export::statistics_xlsx, report::runs};
 use longpole_core::memory_budget::{shell_quote, MemoryBudget, WASM_LIMIT};
 use longpole_core::reconcile::groups::{groups, FileFormat};
+use longpole_core::Analysis;
 use longpole_core::{reconcile, Ingest, Input};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -46,9 +49,9 @@ pub fn start() {
         let data = event.data();
         let json = Reflect::get(&data, &JsValue::from_str("json")).ok().and_then(|j| j.as_string()).unwrap_or_default();
         match serde_json::from_str::<ExportRequest>(&json) {
-            Ok(ExportRequest::Parquet { run, urls, memory_limit }) => {
+            Ok(ExportRequest::Write { run, file, urls, memory_limit }) => {
                 let inputs = if urls.is_empty() { Inputs::Files(files_of(&data)) } else { Inputs::Urls(urls) };
-                spawn_local(export(run, inputs, memory_limit));
+                spawn_local(export(run, file, inputs, memory_limit));
             }
             Err(e) => post(&ExportResponse::Failed {
                 run: 0,
@@ -97,9 +100,9 @@ impl From<Stop> for Stopped {
     }
 }
 
-/// Exports run `run` and tells the page how it ended.
-async fn export(run: RunId, inputs: Inputs, memory_limit: Option<u64>) {
-    let response = match write(run, &inputs, memory_limit).await {
+/// Writes run `run`'s `file` and tells the page how it ended.
+async fn export(run: RunId, file: ExportFile, inputs: Inputs, memory_limit: Option<u64>) {
+    let response = match write(run, file, &inputs, memory_limit).await {
         Ok(()) => ExportResponse::Done { run },
         Err(Stopped::Refused(message)) => ExportResponse::Refused { run, message },
         Err(Stopped::Failed(message)) => ExportResponse::Failed { run, message },
@@ -107,14 +110,18 @@ async fn export(run: RunId, inputs: Inputs, memory_limit: Option<u64>) {
     post(&response);
 }
 
-/// Reads the inputs, hashing them, and posts their tables as a zip.
-async fn write(run: RunId, inputs: &Inputs, memory_limit: Option<u64>) -> Result<(), Stopped> {
+/// Reads the inputs, hashing them, and posts `file` made of them.
+async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Option<u64>) -> Result<(), Stopped> {
     let names = inputs.names();
     if names.is_empty() {
         return Err(Stopped::Refused("the page kept no inputs of this run to export".into()));
     }
+    let to = match file {
+        ExportFile::FleetTables => "parquet --output fleet/",
+        ExportFile::Workbook => "xlsx --output statistics.xlsx",
+    };
     let native = format!(
-        "export it natively: longpole export {} --to parquet --output fleet/",
+        "export it natively: longpole export {} --to {to}",
         names.iter().map(|n| shell_quote(n)).collect::<Vec<_>>().join(" ")
     );
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
@@ -164,6 +171,14 @@ async fn write(run: RunId, inputs: &Inputs, memory_limit: Option<u64>) -> Result
     let read = as_the_cli_orders(read);
     let source = read.iter().map(|i| i.info.name.clone()).collect::<Vec<_>>().join(" + ");
     let analysis = reconcile(read);
+    match file {
+        ExportFile::FleetTables => fleet_tables(run, &analysis, &id.finish(), &source),
+        ExportFile::Workbook => workbook(run, &analysis, &source),
+    }
+}
+
+/// Posts the fleet tables of `analysis` (inputs `source`, run id `id`) as one zip.
+fn fleet_tables(run: RunId, analysis: &Analysis, id: &str, source: &str) -> Result<(), Stopped> {
     if analysis.datasets.is_empty() {
         let message = format!(
             "{source} holds no run: there are no tasks to put in the Parquet tables (the Diagnostics tab says what \
@@ -172,12 +187,24 @@ async fn write(run: RunId, inputs: &Inputs, memory_limit: Option<u64>) -> Result
         return Err(Stopped::Refused(message));
     }
     post(&ExportResponse::Writing { run });
-    let id = id.finish();
-    let tables = analysis_files(&analysis, &id, &source)
+    let tables = analysis_files(analysis, id, source)
         .map_err(|e| Stopped::Failed(format!("longpole could not write the Parquet tables of {source}: {e}")))?;
     let bytes = zip(&tables)
         .map_err(|e| Stopped::Failed(format!("longpole could not zip the Parquet tables of {source}: {e}")))?;
-    post_file(run, &format!("longpole-fleet-{}.zip", &id[..12]), "application/zip", &bytes);
+    post_file(run, &format!("longpole-fleet-{}.zip", &id[..12.min(id.len())]), "application/zip", &bytes);
+    Ok(())
+}
+
+/// Posts the workbook of the first evobench run of `analysis` (inputs `source`).
+fn workbook(run: RunId, analysis: &Analysis, source: &str) -> Result<(), Stopped> {
+    let Some(first) = runs(analysis).into_iter().next() else {
+        return Err(Stopped::Refused(format!("{source} holds no evobench run: the workbook is evobench's")));
+    };
+    post(&ExportResponse::Writing { run });
+    let bytes = statistics_xlsx(&first.table)
+        .map_err(|e| Stopped::Failed(format!("longpole could not write the workbook of {source}: {e}")))?;
+    let mime = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+    post_file(run, "longpole-statistics.xlsx", mime, &bytes);
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! longpole's web app: a Yew page that draws state, a Web Worker that
 //! reads files in slices and runs the core, and an export worker started
-//! only for the Parquet download ([`export_worker`]). The core (`longpole-core`) does
+//! only for the Parquet tables and the workbook ([`export_worker`], with the
+//! `export` feature). The core (`longpole-core`) does
 //! all the analysis; this crate only knows the browser.
 
 #![deny(missing_docs)]
@@ -11,6 +12,7 @@ pub mod download;
 pub mod dropped;
 pub mod embed;
 pub mod export_protocol;
+#[cfg(feature = "export")]
 pub mod export_worker;
 pub mod file_groups;
 pub mod file_read;

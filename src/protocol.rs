@@ -287,10 +287,9 @@ pub enum Export {
     Run(Target),
     /// Folded stacks (inferno / FlameGraph) of one timing kind (its index).
     Folded(u8),
-    /// Every timing kind's statistics as CSV.
+    /// Every timing kind's statistics as CSV. (The workbook is the export
+    /// worker's: [`crate::export_protocol::ExportFile::Workbook`].)
     StatisticsCsv,
-    /// The evaluator's workbook: one sheet per timing kind.
-    Workbook,
 }
 
 /// How far a run has come.

@@ -1,7 +1,7 @@
 //! The page's state and the actions that change it. Components only draw
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
-use crate::export_protocol::ExportResponse;
+use crate::export_protocol::{ExportFile, ExportResponse};
 use crate::protocol::{CompareSettings, Progress, Response, RunId, Source, COMPARE_FIRST_ROWS};
 use crate::shared::Shared;
 use crate::shown::Shown;
@@ -135,8 +135,9 @@ pub struct Explore {
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
     /// Why the last export asked for was not made, until closed.
     pub export_refused: Option<String>,
-    /// The Parquet download under way, while the export worker makes it.
-    pub parquet: Option<ParquetExport>,
+    /// The download under way while the export worker makes it (the
+    /// Parquet tables or the workbook).
+    pub export_job: Option<ExportJob>,
     /// The left panel lists the levers instead of the path.
     pub levers_open: bool,
     /// The run's levers, once asked for.
@@ -152,9 +153,11 @@ pub struct Explore {
     pub what_if: Option<Shared<WhatIfView>>,
 }
 
-/// How far the Parquet download has come.
+/// How far a download made by the export worker has come.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ParquetExport {
+pub struct ExportJob {
+    /// The file being made.
+    pub file: ExportFile,
     /// The latest progress of reading the inputs again, once any came.
     pub progress: Option<Progress>,
     /// The inputs are read: the tables are being written.
@@ -193,7 +196,7 @@ impl Default for Explore {
             flame_layout: None,
             summary: None,
             export_refused: None,
-            parquet: None,
+            export_job: None,
             levers_open: false,
             levers: None,
             lever: None,
@@ -309,12 +312,12 @@ pub enum Action {
     ShowLevers(bool),
     /// Make the selected task this much faster, percent (`None` or 0: as it was).
     SpeedUp(Option<u8>),
-    /// The Parquet download of this run started in the export worker.
-    ParquetStarted(RunId),
+    /// The export worker started making this file of this run.
+    ExportStarted(RunId, ExportFile),
     /// The export worker said something (or the page, for it, why it could not start).
-    Parquet(ExportResponse),
-    /// The user cancelled the Parquet download of this run.
-    ParquetCancelled(RunId),
+    Exporting(ExportResponse),
+    /// The user cancelled the export worker's download of this run.
+    ExportCancelled(RunId),
 }
 
 impl Reducible for AppState {
@@ -443,25 +446,25 @@ impl Reducible for AppState {
             Action::ToggleHelp => next.help = !next.help,
             Action::CloseHelp => next.help = false,
             Action::CloseExportRefused => next.explore.export_refused = None,
-            Action::ParquetStarted(run) if run == self.run => {
-                next.explore.parquet = Some(ParquetExport::default());
+            Action::ExportStarted(run, file) if run == self.run => {
+                next.explore.export_job = Some(ExportJob { file, ..ExportJob::default() });
                 next.explore.export_refused = None;
             }
-            Action::Parquet(response) if response.run() == Some(self.run) => {
-                let parquet = next.explore.parquet.get_or_insert_with(ParquetExport::default);
+            Action::Exporting(response) if response.run() == Some(self.run) => {
+                let job = next.explore.export_job.get_or_insert_with(ExportJob::default);
                 match response {
-                    ExportResponse::Progress(p) => parquet.progress = Some(p),
-                    ExportResponse::Writing { .. } => parquet.writing = true,
+                    ExportResponse::Progress(p) => job.progress = Some(p),
+                    ExportResponse::Writing { .. } => job.writing = true,
                     ExportResponse::Refused { message, .. } | ExportResponse::Failed { message, .. } => {
-                        next.explore.parquet = None;
+                        next.explore.export_job = None;
                         next.explore.export_refused = Some(message);
                     }
-                    ExportResponse::Done { .. } | ExportResponse::Ready => next.explore.parquet = None,
+                    ExportResponse::Done { .. } | ExportResponse::Ready => next.explore.export_job = None,
                 }
             }
-            Action::ParquetCancelled(run) if run == self.run => next.explore.parquet = None,
-            // The Parquet download of a run no longer shown.
-            Action::ParquetStarted(_) | Action::Parquet(_) | Action::ParquetCancelled(_) => return self,
+            Action::ExportCancelled(run) if run == self.run => next.explore.export_job = None,
+            // A download of a run no longer shown.
+            Action::ExportStarted(..) | Action::Exporting(_) | Action::ExportCancelled(_) => return self,
             Action::Tab(tab) => next.explore.tab = tab,
             Action::ToggleChain => {
                 next.explore.chain = !next.explore.chain;
@@ -718,10 +721,10 @@ mod tests {
     }
 
     #[test]
-    fn the_parquet_download_shows_its_progress_and_says_why_it_failed() {
+    fn the_export_workers_download_shows_its_progress_and_says_why_it_failed() {
         use crate::export_protocol::ExportResponse as E;
-        let s = reduce(ready(), Action::ParquetStarted(1));
-        assert_eq!(s.explore.parquet, Some(ParquetExport::default()));
+        let s = reduce(ready(), Action::ExportStarted(1, ExportFile::Workbook));
+        assert_eq!(s.explore.export_job, Some(ExportJob { file: ExportFile::Workbook, ..ExportJob::default() }));
         let p = Progress {
             run: 1,
             file: 0,
@@ -734,18 +737,21 @@ mod tests {
             lines: 1,
             diagnostics: 0,
         };
-        let s = reduce(s, Action::Parquet(E::Progress(p.clone())));
-        assert_eq!(s.explore.parquet.as_ref().and_then(|x| x.progress.clone()), Some(p));
-        let s = reduce(s, Action::Parquet(E::Writing { run: 1 }));
-        assert!(s.explore.parquet.as_ref().is_some_and(|x| x.writing));
+        let s = reduce(s, Action::Exporting(E::Progress(p.clone())));
+        assert_eq!(s.explore.export_job.as_ref().and_then(|x| x.progress.clone()), Some(p));
+        let s = reduce(s, Action::Exporting(E::Writing { run: 1 }));
+        assert!(s.explore.export_job.as_ref().is_some_and(|x| x.writing && x.file == ExportFile::Workbook));
         // Another run's messages change nothing.
-        let old = reduce(s.clone(), Action::Parquet(E::Failed { run: 7, message: "old".into() }));
+        let old = reduce(s.clone(), Action::Exporting(E::Failed { run: 7, message: "old".into() }));
         assert_eq!(old, s);
-        let done = reduce(s.clone(), Action::Parquet(E::Done { run: 1 }));
-        assert_eq!((done.explore.parquet.clone(), done.explore.export_refused.clone()), (None, None));
-        let failed = reduce(s.clone(), Action::Parquet(E::Failed { run: 1, message: "a.log: line 3".into() }));
-        assert_eq!((failed.explore.parquet, failed.explore.export_refused.as_deref()), (None, Some("a.log: line 3")));
-        let cancelled = reduce(s, Action::ParquetCancelled(1));
-        assert_eq!(cancelled.explore.parquet, None);
+        let done = reduce(s.clone(), Action::Exporting(E::Done { run: 1 }));
+        assert_eq!((done.explore.export_job.clone(), done.explore.export_refused.clone()), (None, None));
+        let failed = reduce(s.clone(), Action::Exporting(E::Failed { run: 1, message: "a.log: line 3".into() }));
+        assert_eq!(
+            (failed.explore.export_job, failed.explore.export_refused.as_deref()),
+            (None, Some("a.log: line 3"))
+        );
+        let cancelled = reduce(s, Action::ExportCancelled(1));
+        assert_eq!(cancelled.explore.export_job, None);
     }
 }

@@ -18,7 +18,7 @@ use js_sys::{Array, Reflect};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::export::flame::{folded, folded_len};
 use longpole_core::export::run::{export, Target};
-use longpole_core::formats::evobench::export::{statistics_csv, statistics_xlsx};
+use longpole_core::formats::evobench::export::statistics_csv;
 use longpole_core::formats::evobench::report::runs;
 use longpole_core::formats::evobench::view::summary_rows;
 use longpole_core::layout::{flame, graph};
@@ -151,21 +151,6 @@ fn answer(loaded: &Shared, request: Request) {
                 Export::StatisticsCsv => {
                     let Some(first) = runs(&l.analysis).into_iter().next() else { return };
                     ("longpole-statistics.csv".to_owned(), "text/csv", statistics_csv(&first.table).into_bytes())
-                }
-                Export::Workbook => {
-                    let Some(first) = runs(&l.analysis).into_iter().next() else { return };
-                    let bytes = match statistics_xlsx(&first.table) {
-                        Ok(bytes) => bytes,
-                        Err(e) => {
-                            let message = format!("longpole could not write the workbook: {e}");
-                            return post(&Response::Failed { run, message });
-                        }
-                    };
-                    (
-                        "longpole-statistics.xlsx".to_owned(),
-                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                        bytes,
-                    )
                 }
             };
             return post_file(run, &name, mime, &bytes);

@@ -16,13 +16,14 @@ use super::run_facts::RunFacts;
 use super::tables::Tables;
 use super::timeline::Timeline;
 use super::what_if_panel::WhatIfPanel;
+use crate::export_protocol::ExportFile;
 use crate::format::{bytes, group, millis};
 use crate::hooks::{AnalysisWorker, ExportWorker};
 use crate::memory_limit::memory_limit_hook;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown as View;
-use crate::state::{Action, Explore, ParquetExport, Tab};
+use crate::state::{Action, Explore, ExportJob, Tab};
 use longpole_core::export::run::Target;
 use longpole_core::numbers::duration_label;
 use longpole_core::view::headline::Fact;
@@ -49,7 +50,7 @@ pub struct RunViewProps {
     pub memory_bytes: u64,
     /// The worker.
     pub worker: AnalysisWorker,
-    /// The export worker's handle, for the Parquet download.
+    /// The export worker's handle, for the Parquet tables and the workbook.
     pub export: ExportWorker,
     /// Actions.
     pub dispatch: Callback<Action>,
@@ -69,20 +70,21 @@ fn fact(f: &Fact) -> Html {
     }
 }
 
-/// The Parquet download under way: how far it has come, and its Cancel.
-fn parquet_progress(parquet: &ParquetExport, export: ExportWorker) -> Html {
-    let text = match (&parquet.progress, parquet.writing) {
-        (_, true) => "Writing the Parquet tables…".to_owned(),
+/// The export worker's download under way: how far it has come, and its Cancel.
+fn export_progress(job: &ExportJob, export: ExportWorker) -> Html {
+    let what = job.file.label();
+    let text = match (&job.progress, job.writing) {
+        (_, true) => format!("Writing {what}…"),
         (Some(p), false) => match p.bytes_total.filter(|&t| t > 0) {
-            Some(total) => format!("Reading {} again for the Parquet tables: {} %", p.name, p.bytes_done * 100 / total),
-            None => format!("Reading {} again for the Parquet tables: {}", p.name, bytes(p.bytes_done)),
+            Some(total) => format!("Reading {} again for {what}: {} %", p.name, p.bytes_done * 100 / total),
+            None => format!("Reading {} again for {what}: {}", p.name, bytes(p.bytes_done)),
         },
-        (None, false) => "Starting the export worker for the Parquet tables…".to_owned(),
+        (None, false) => format!("Starting the export worker for {what}…"),
     };
     html! {
-        <p class="notice" role="status" data-testid="parquet-progress">{ text }{ " " }
+        <p class="notice" role="status" data-testid="export-progress">{ text }{ " " }
             <button class="button small" onclick={Callback::from(move |_: MouseEvent| export.cancel())}
-                data-testid="parquet-cancel">{ "Cancel" }</button>
+                data-testid="export-cancel">{ "Cancel" }</button>
         </p>
     }
 }
@@ -208,7 +210,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 selected={e.selected} worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
         },
         Tab::Tables => html! {
-            <Tables run={props.run} view={v.clone()} summary={e.summary.clone()} worker={props.worker.clone()}
+            <Tables run={props.run} view={v.clone()} summary={e.summary.clone()} worker={props.worker.clone()} export={props.export.clone()}
                 selected={e.selected} only={e.only_table.clone().map(AttrValue::from)} dispatch={props.dispatch.clone()} />
         },
         Tab::Flame if v.has_flame => html! {
@@ -246,7 +248,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
     }
     let export_parquet = {
         let (export, run) = (props.export.clone(), props.run);
-        Callback::from(move |_: MouseEvent| export.start(run, memory_limit_hook()))
+        Callback::from(move |_: MouseEvent| export.start(run, ExportFile::FleetTables, memory_limit_hook()))
     };
     html! {
         <section class="run" data-testid="run">
@@ -282,8 +284,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 if let Some(no_path) = &v.no_path {
                     <p class="no-path" data-testid="no-path">{ no_path.headline() }</p>
                 }
-                if let Some(parquet) = &e.parquet {
-                    { parquet_progress(parquet, props.export.clone()) }
+                if let Some(job) = &e.export_job {
+                    { export_progress(job, props.export.clone()) }
                 }
                 if let Some(message) = &e.export_refused {
                     <p class="notice" role="alert" data-testid="export-refused">{ message }{ " " }

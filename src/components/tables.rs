@@ -3,7 +3,9 @@
 //! add what the page asked for: another summary.
 
 use super::data_table::DataTable;
-use crate::hooks::AnalysisWorker;
+use crate::export_protocol::ExportFile;
+use crate::hooks::{AnalysisWorker, ExportWorker};
+use crate::memory_limit::memory_limit_hook;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown;
@@ -25,6 +27,8 @@ pub struct TablesProps {
     pub summary: Option<(String, Shared<Vec<StatRow>>)>,
     /// The worker (evobench exports and summaries).
     pub worker: AnalysisWorker,
+    /// The export worker (evobench's workbook).
+    pub export: ExportWorker,
     /// The selected task.
     pub selected: Option<u32>,
     /// Only the table of this title (case-insensitive); None: all.
@@ -80,6 +84,10 @@ pub fn Tables(props: &TablesProps) -> Html {
             worker.send(&Request::Export { run: run_id, what }, &[]);
         })
     };
+    let workbook = {
+        let (export, run) = (props.export.clone(), props.run);
+        Callback::from(move |_: MouseEvent| export.start(run, ExportFile::Workbook, memory_limit_hook()))
+    };
     html! {
         <div class="tables">
             <div class="toolbar">
@@ -89,7 +97,7 @@ pub fn Tables(props: &TablesProps) -> Html {
                     <span class="spacer"></span>
                     <button class="button" onclick={export(Export::StatisticsCsv)} data-testid="export-statistics-csv"
                         title="Every timing kind and percentile, as CSV">{ "⤓ statistics CSV" }</button>
-                    <button class="button" onclick={export(Export::Workbook)} data-testid="export-workbook"
+                    <button class="button" onclick={workbook} data-testid="export-workbook"
                         title="The evaluator's workbook: one sheet per timing kind">{ "⤓ workbook (.xlsx)" }</button>
                 }
             </div>

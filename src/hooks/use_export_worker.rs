@@ -1,12 +1,12 @@
 //! The page's handle on its export worker ([`crate::export_worker`]): it
 //! keeps the loaded run's inputs (the `File`s opened, dropped or fetched
 //! for a sample, or the URLs a link named), starts the worker only when the
-//! Parquet download is asked for, sends it those inputs, turns its messages
-//! into [`Action`]s and saves the zip it makes. The worker is stopped once
+//! Parquet tables or the workbook are asked for, sends it those inputs,
+//! turns its messages into [`Action`]s and saves the file it makes. The worker is stopped once
 //! it has answered (its memory goes with it) or when the user cancels.
 
 use super::worker_link::{request, save_file, Link};
-use crate::export_protocol::{ExportRequest, ExportResponse};
+use crate::export_protocol::{ExportFile, ExportRequest, ExportResponse};
 use crate::protocol::{RunId, Source};
 use crate::state::Action;
 use std::cell::RefCell;
@@ -55,7 +55,7 @@ impl Inner {
     }
 }
 
-/// Starts Parquet downloads of the loaded run in the export worker.
+/// Starts downloads of the loaded run made by the export worker.
 #[derive(Clone)]
 pub struct ExportWorker {
     inner: Rc<RefCell<Inner>>,
@@ -85,32 +85,32 @@ impl ExportWorker {
         inner.kept = None;
     }
 
-    /// Starts the download of run `run`'s fleet tables: a new export worker
+    /// Starts the download of run `run`'s `file`: a new export worker
     /// reads its kept inputs. One export runs at a time; a second one asked
     /// for replaces it.
-    pub fn start(&self, run: RunId, memory_limit: Option<u64>) {
+    pub fn start(&self, run: RunId, file: ExportFile, memory_limit: Option<u64>) {
         let mut inner = self.inner.borrow_mut();
         inner.stop();
         let Some((_, inputs)) = inner.kept.as_ref().filter(|(r, _)| *r == run) else {
             let message = "the page no longer holds this run's files: open them again to export them".to_owned();
-            return self.dispatch.emit(Action::Parquet(ExportResponse::Refused { run, message }));
+            return self.dispatch.emit(Action::Exporting(ExportResponse::Refused { run, message }));
         };
         let (urls, files) = match inputs {
             KeptInputs::Files(files) => (Vec::new(), files.clone()),
             KeptInputs::Urls(urls) => (urls.clone(), Vec::new()),
         };
-        let json = match serde_json::to_string(&ExportRequest::Parquet { run, urls, memory_limit }) {
+        let json = match serde_json::to_string(&ExportRequest::Write { run, file, urls, memory_limit }) {
             Ok(json) => json,
             Err(e) => {
                 let message = format!("longpole could not encode the export's request ({e}); please report this");
-                return self.dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+                return self.dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
             }
         };
         let worker = match Worker::new(EXPORT_WORKER_URL) {
             Ok(w) => w,
             Err(_) => {
                 let message = "this browser could not start the export worker".to_owned();
-                return self.dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+                return self.dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
             }
         };
         let (on_message, on_error) = self.handlers(run);
@@ -119,12 +119,12 @@ impl ExportWorker {
         inner.handlers = Some((on_message, on_error));
         inner.link.worker = Some(worker);
         inner.exporting = Some(run);
-        self.dispatch.emit(Action::ParquetStarted(run));
+        self.dispatch.emit(Action::ExportStarted(run, file));
         let posted = request(&json, &files).is_some_and(|m| inner.link.post(m));
         if !posted {
             inner.stop();
             let message = "the page could not send the run's inputs to the export worker".to_owned();
-            self.dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+            self.dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
         }
     }
 
@@ -133,7 +133,7 @@ impl ExportWorker {
         let run = self.inner.borrow().exporting;
         self.inner.borrow_mut().stop();
         if let Some(run) = run {
-            self.dispatch.emit(Action::ParquetCancelled(run));
+            self.dispatch.emit(Action::ExportCancelled(run));
         }
     }
 
@@ -144,7 +144,7 @@ impl ExportWorker {
             let data = event.data();
             let Some(json) = data.as_string() else {
                 if let Err(message) = save_file(&data) {
-                    dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+                    dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
                 }
                 return;
             };
@@ -163,12 +163,12 @@ impl ExportWorker {
                         ExportResponse::Failed { run: 0, message } => ExportResponse::Failed { run, message },
                         other => other,
                     };
-                    dispatch.emit(Action::Parquet(response));
+                    dispatch.emit(Action::Exporting(response));
                 }
                 Err(e) => {
                     let message =
                         format!("longpole could not read its export worker's message ({e}); please report this");
-                    dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+                    dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
                 }
             }
         });
@@ -178,7 +178,7 @@ impl ExportWorker {
                 inner.borrow_mut().stop();
             }
             let message = format!("the export worker stopped: {}", e.message());
-            dispatch.emit(Action::Parquet(ExportResponse::Failed { run, message }));
+            dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
         });
         (on_message, on_error)
     }

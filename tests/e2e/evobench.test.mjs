@@ -55,8 +55,11 @@ test('an evobench log shows its flame graph and the evaluator\'s statistics', as
     assert.match(title, new RegExp(`${cli.evobench.paths.length.toLocaleString('en-US')} rows`));
     const csv = (await download(app, 'export-statistics-csv')).toString();
     assert.match(csv.split('\n')[0], /path/);
+    // The workbook comes from the export worker (the analysis worker has no xlsx writer).
     const xlsx = await download(app, 'export-workbook');
     assert.equal(xlsx.subarray(0, 2).toString(), 'PK');
+    for (const part of ['xl/workbook.xml', 'xl/worksheets/sheet4.xml']) assert.ok(xlsx.includes(Buffer.from(part)), part);
+    await app.page.getByTestId('export-progress').waitFor({ state: 'detached' });
     assert.deepEqual(app.errors, []);
     assert.deepEqual(app.foreignRequests(), []);
   } finally {

@@ -81,7 +81,7 @@ async function download(page) {
   const menu = page.getByTestId('export-menu');
   if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('export-parquet').click()]);
-  await page.getByTestId('parquet-progress').waitFor({ state: 'detached' });
+  await page.getByTestId('export-progress').waitFor({ state: 'detached' });
   return { zip: readFileSync(await file.path()), name: file.suggestedFilename() };
 }
 
@@ -200,8 +200,8 @@ test('Cancel stops the export worker: no file comes, and the next download is wh
     await app.page.getByTestId('export-menu').locator('summary').click();
     await app.page.getByTestId('export-parquet').click();
     // The worker's WebAssembly is still loading: the export has not begun reading.
-    await app.page.getByTestId('parquet-cancel').click();
-    await app.page.getByTestId('parquet-progress').waitFor({ state: 'detached' });
+    await app.page.getByTestId('export-cancel').click();
+    await app.page.getByTestId('export-progress').waitFor({ state: 'detached' });
     await app.page.waitForTimeout(3000);
     assert.equal(downloads.length, 0, 'a cancelled export saves nothing');
     assert.equal(await app.page.getByTestId('export-refused').count(), 0, 'a cancel is no failure');

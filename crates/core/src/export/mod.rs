@@ -3,14 +3,18 @@
 //! [`crate::formats::evobench::export`]); flame graphs as folded stacks ([`flame`]); any run as a Chrome trace
 //! ([`chrome`]), a speedscope file ([`speedscope`]) or a single-file HTML
 //! report ([`html`]), all through [`run::export`]; runs as fleet tables in
-//! Parquet ([`parquet`]).
+//! Parquet ([`parquet`]). The workbook and the Parquet tables need the
+//! `export` feature (their writers are heavy; the page's analysis worker
+//! leaves them out).
 
 pub mod chrome;
 pub mod flame;
 pub mod html;
+#[cfg(feature = "export")]
 pub mod parquet;
 pub mod run;
 pub mod speedscope;
+#[cfg(feature = "export")]
 pub mod xlsx;
 
 use serde_json::{Map, Value};

@@ -2,9 +2,11 @@
 //! workbook (one sheet per timing kind) as `.xlsx`.
 
 use crate::export::csv_field;
+#[cfg(feature = "export")]
 use crate::export::xlsx::{workbook, Cell, Sheet};
 use crate::formats::evobench::analysis::{Table, PERCENTILES};
 use crate::formats::evobench::TimingKind;
+#[cfg(feature = "export")]
 use rust_xlsxwriter::XlsxError;
 use std::fmt::Write;
 
@@ -39,12 +41,14 @@ pub fn statistics_csv(table: &Table) -> String {
     out
 }
 
+#[cfg(feature = "export")]
 /// The evaluator's workbook ([`statistics_sheets`]); an error only past
 /// Excel's limits (a million rows).
 pub fn statistics_xlsx(table: &Table) -> Result<Vec<u8>, XlsxError> {
     workbook(&statistics_sheets(table))
 }
 
+#[cfg(feature = "export")]
 /// The evaluator's workbook's sheets: one per kind (`real time`, `cpu
 /// time`, `sys time`, `ctx switches`), a row per probe or path with count,
 /// sum, mean, stdev, median and the percentiles 0 … 100, in the kind's unit.
