@@ -22,7 +22,6 @@ use crate::samples::{self, Sample};
 use crate::state::{Action, AppState, Phase};
 use std::cell::Cell;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Blob, File, HtmlInputElement};
@@ -58,7 +57,8 @@ async fn fetch_sample(sample: Sample) -> Result<(Vec<File>, Vec<Source>), String
 
 /// Focuses the tables' search box once it is drawn.
 fn focus_search() {
-    let focus = Closure::once_into_js(|| {
+    // After this render: a timeout of 0 runs once the page has drawn.
+    gloo_timers::callback::Timeout::new(0, || {
         let input = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.query_selector("[data-testid=\"table-search\"]").ok().flatten())
@@ -66,10 +66,8 @@ fn focus_search() {
         if let Some(input) = input {
             let _ = input.focus();
         }
-    });
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback(focus.unchecked_ref());
-    }
+    })
+    .forget();
 }
 
 /// The whole page.

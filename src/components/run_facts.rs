@@ -8,8 +8,6 @@
 use crate::shared::Shared;
 use crate::shown::Shown;
 use longpole_core::model::NANOS_PER_MS;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Path steps added per frame.
@@ -31,12 +29,10 @@ pub fn RunFacts(props: &RunFactsProps) -> Html {
     {
         let (shown, now) = (shown.clone(), *shown);
         use_effect_with((now, total), move |&(now, total)| {
-            if now < total {
-                let next = Closure::once_into_js(move || shown.set((now + STEPS_PER_FRAME).min(total)));
-                if let Some(w) = web_sys::window() {
-                    let _ = w.request_animation_frame(next.unchecked_ref());
-                }
-            }
+            let frame = (now < total)
+                .then(|| gloo_render::request_animation_frame(move |_| shown.set((now + STEPS_PER_FRAME).min(total))));
+            // Dropping the request cancels it: a frame asked for a view no longer drawn never comes.
+            move || drop(frame)
         });
     }
     let ms = |ns: i64| (ns / NANOS_PER_MS).to_string();

@@ -4,6 +4,7 @@
 //! from the parent window and an allowed origin: everything else is
 //! ignored), and posts replies and events on that port.
 
+use gloo_events::EventListener;
 use js_sys::{Array, ArrayBuffer, Object, Reflect};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -44,7 +45,7 @@ pub fn open(
     port: Port,
     on_connect: Rc<dyn Fn()>,
     on_message: Rc<dyn Fn(JsValue)>,
-) -> Option<Closure<dyn FnMut(MessageEvent)>> {
+) -> Option<EventListener> {
     let window = web_sys::window()?;
     let parent = window.parent().ok().flatten()?;
     if Object::is(&parent, &window) {
@@ -53,7 +54,8 @@ pub fn open(
     let hello = js_sys::JSON::parse(r#"{"longpole":1,"type":"ready"}"#).ok()?;
     let listener = {
         let (parent, origins) = (parent.clone(), origins.clone());
-        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        EventListener::new(&window, "message", move |event| {
+            let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
             let from_parent = event.source().is_some_and(|s| Object::is(&s, &parent));
             if !from_parent || !origins.contains(&event.origin()) || port.connected() {
                 return;
@@ -64,15 +66,19 @@ pub fn open(
                 && field("type").and_then(|v| v.as_string()).as_deref() == Some("connect");
             let Some(p) = event.ports().get(0).dyn_into::<MessagePort>().ok().filter(|_| is_connect) else { return };
             let on_message = on_message.clone();
-            let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| on_message(e.data()));
-            p.set_onmessage(Some(handler.as_ref().unchecked_ref()));
-            // The port lives as long as the page: so does its handler.
+            let handler = EventListener::new(&p, "message", move |e| {
+                if let Some(e) = e.dyn_ref::<MessageEvent>() {
+                    on_message(e.data())
+                }
+            });
+            // The port lives as long as the page: so does its handler. A
+            // port listened to with addEventListener starts only when told.
             handler.forget();
+            p.start();
             *port.0.borrow_mut() = Some(p);
             on_connect();
         })
     };
-    window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).ok()?;
     for origin in &origins {
         // An origin the parent does not have drops the hello silently.
         let _ = parent.post_message(&hello, origin);

@@ -35,7 +35,7 @@ struct Link {
 
 /// What listens while the page lives: the window's `message` listener,
 /// the page's resize observer and its callback.
-type Listeners = (Closure<dyn FnMut(web_sys::MessageEvent)>, Option<web_sys::ResizeObserver>, Closure<dyn FnMut()>);
+type Listeners = (gloo_events::EventListener, Option<web_sys::ResizeObserver>, Closure<dyn FnMut()>);
 
 /// What the hook needs of the page.
 #[derive(Clone)]
@@ -274,10 +274,8 @@ pub fn use_embed(config: Option<Rc<Config>>, state: &AppState, page: Page) {
                 }
             }
             move || {
-                if let Some((listener, observer, _)) = keep {
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
-                    }
+                // Dropping the window's listener removes it.
+                if let Some((_listener, observer, _)) = keep {
                     if let Some(o) = observer {
                         o.disconnect();
                     }

@@ -1,6 +1,6 @@
 //! Page-wide keyboard shortcuts, as in Perfetto and speedscope.
 
-use wasm_bindgen::prelude::*;
+use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -14,27 +14,24 @@ pub fn use_keys(on_key: Callback<String>) {
     let latest = use_mut_ref(|| on_key.clone());
     *latest.borrow_mut() = on_key;
     use_effect_with((), move |_| {
-        let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                return;
-            }
-            let typing = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-            if !typing {
-                let on_key = latest.borrow().clone();
-                on_key.emit(e.key());
-            }
-        });
         let document = web_sys::window().and_then(|w| w.document());
-        if let Some(d) = &document {
-            let _ = d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-        }
+        let listener = document.map(|d| {
+            EventListener::new(&d, "keydown", move |e| {
+                let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
+                }
+                let typing = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+                if !typing {
+                    let on_key = latest.borrow().clone();
+                    on_key.emit(e.key());
+                }
+            })
+        });
+        // Dropping the listener removes it.
+        move || drop(listener)
     });
 }

@@ -6,8 +6,7 @@
 
 use crate::link::{self, Source};
 use crate::state::Action;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+use gloo_events::EventListener;
 use yew::prelude::*;
 
 /// `source`'s URL made absolute against the page's, if it is a URL.
@@ -46,22 +45,17 @@ pub fn use_link_load(
             }
             Err(e) => dispatch.emit(Action::Failed(e.to_string())),
         }
-        let on_change = Closure::<dyn FnMut()>::new(move || {
-            let named = link::parse(&super::use_hash_view::page_hash()).map(|l| l.sources);
-            if named.as_ref().ok() != Some(&*latest.borrow()) {
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().reload();
+        let listener = web_sys::window().map(|w| {
+            EventListener::new(&w, "hashchange", move |_| {
+                let named = link::parse(&super::use_hash_view::page_hash()).map(|l| l.sources);
+                if named.as_ref().ok() != Some(&*latest.borrow()) {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().reload();
+                    }
                 }
-            }
+            })
         });
-        let window = web_sys::window();
-        if let Some(w) = &window {
-            let _ = w.add_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = &window {
-                let _ = w.remove_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
-            }
-        }
+        // Dropping the listener removes it.
+        move || drop(listener)
     });
 }

@@ -6,14 +6,13 @@
 
 use crate::link;
 use crate::protocol::TOKEN_HEADER;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+use gloo_timers::callback::Interval;
 use web_sys::{Headers, RequestInit};
 use yew::prelude::*;
 
 /// Time between two pings, ms. A hidden tab's timers may be slowed to one
 /// a minute: the server waits longer than that before it stops.
-pub const PING_EVERY_MS: i32 = 5_000;
+pub const PING_EVERY_MS: u32 = 5_000;
 
 /// Sends one ping with `token`; a failed one is only a missed beat.
 fn ping(token: &str) {
@@ -32,19 +31,11 @@ fn ping(token: &str) {
 pub fn use_open_ping() {
     use_effect_with((), |_| {
         let token = link::parse(&super::use_hash_view::page_hash()).ok().and_then(|l| l.token);
-        let window = web_sys::window();
-        let interval = token.zip(window.clone()).and_then(|(token, w)| {
+        let interval = token.map(|token| {
             ping(&token);
-            let tick = Closure::<dyn FnMut()>::new(move || ping(&token));
-            let id = w
-                .set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), PING_EVERY_MS)
-                .ok()?;
-            Some((id, tick))
+            Interval::new(PING_EVERY_MS, move || ping(&token))
         });
-        move || {
-            if let (Some(w), Some((id, _tick))) = (window, interval) {
-                w.clear_interval_with_handle(id);
-            }
-        }
+        // Dropping the interval clears it.
+        move || drop(interval)
     });
 }
