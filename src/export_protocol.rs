@@ -1,9 +1,9 @@
 //! The messages between the page and its export worker
 //! ([`crate::export_worker`]), which writes the files whose writers are
-//! heavy: the fleet tables of the loaded run, and evobench's workbook. Like the analysis worker's ([`crate::protocol`]) they are JSON text,
-//! files going beside a request as `File` objects and the zip coming back
-//! in a [`FILE_MESSAGE`] of its own; they are separate types so that the
-//! analysis worker, which never exports Parquet, links none of this.
+//! heavy: the fleet tables of the loaded run, and evobench's workbook.
+//! Like the analysis worker's ([`crate::protocol`]) they are JSON text,
+//! files going beside a request as `File` objects and the made file coming
+//! back in a [`FILE_MESSAGE`] of its own.
 //!
 //! [`FILE_MESSAGE`]: crate::protocol::FILE_MESSAGE
 

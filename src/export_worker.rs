@@ -6,15 +6,15 @@
 //! It is a WebAssembly module of its own (`src/bin/export_worker.rs`, built
 //! with the `export` feature), started by the page only when one of those
 //! downloads is asked for: their writers (arrow-rs, the zip and `.xlsx`
-//! writers) would make the analysis worker, which every page loads, bigger. It has no copy of the analysis, so it
-//! reads the run's inputs again — the very `File`s the analysis worker read,
-//! or the link's URLs fetched again — in slices through the core's
-//! streaming reader, hashing their bytes for the run's id as the CLI does;
-//! then reconciles, writes the three tables of every run, zips them and
-//! posts the zip. The page cancels by stopping the worker.
+//! writers) would make the analysis worker, which every page loads,
+//! bigger. It has no copy of the analysis, so it reads the run's inputs
+//! again — the very `File`s the analysis worker read, or the link's URLs
+//! fetched again — in slices through the core's streaming reader (for the
+//! tables also hashing their bytes for the run's id, as the CLI does); then
+//! reconciles, writes the file and posts it. The page cancels by stopping
+//! the worker.
 
-use crate::export_protocol::ExportFile;
-use crate::export_protocol::{ExportRequest, ExportResponse};
+use crate::export_protocol::{ExportFile, ExportRequest, ExportResponse};
 use crate::file_read::read_file_tapped;
 use crate::protocol::{Progress, RunId, Source};
 use crate::url_read::{file_name, read_tapped};
@@ -126,6 +126,8 @@ async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Opti
     );
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
     let mut reporter = Reporter { run, began: js_sys::Date::now(), total: None, last_post: f64::NEG_INFINITY, done: 0 };
+    // Only the tables name the run by its inputs' digest.
+    let hashed = file == ExportFile::FleetTables;
     let mut id = RunIdHasher::new();
     let mut read = Vec::with_capacity(names.len());
     let mut over = None;
@@ -136,7 +138,11 @@ async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Opti
                 let input = read_file_tapped(
                     file,
                     SLICE,
-                    |b| id.update(b),
+                    |b| {
+                        if hashed {
+                            id.update(b)
+                        }
+                    },
                     |ingest, n| {
                         over = reporter.step(index, &names[index], ingest, n, budget);
                         over.is_none()
@@ -156,7 +162,11 @@ async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Opti
             for (index, o) in opened.into_iter().enumerate() {
                 let input = read_tapped(
                     o,
-                    |b| id.update(b),
+                    |b| {
+                        if hashed {
+                            id.update(b)
+                        }
+                    },
                     |ingest, n| {
                         over = reporter.step(index, &names[index], ingest, n, budget);
                         over.is_none()

@@ -2,8 +2,9 @@
 //! keeps the loaded run's inputs (the `File`s opened, dropped or fetched
 //! for a sample, or the URLs a link named), starts the worker only when the
 //! Parquet tables or the workbook are asked for, sends it those inputs,
-//! turns its messages into [`Action`]s and saves the file it makes. The worker is stopped once
-//! it has answered (its memory goes with it) or when the user cancels.
+//! turns its messages into [`Action`]s and saves the file it makes. The
+//! worker is stopped once it has answered (its memory goes with it) or when
+//! the user cancels.
 
 use super::worker_link::{request, save_file, Link};
 use crate::export_protocol::{ExportFile, ExportRequest, ExportResponse};
