@@ -5,9 +5,11 @@
 //! a rolling Spark event log's parts one after the other as one input
 //! ([`read_parts`]).
 
+use crate::slice_feed::SliceFeed;
 use crate::worker_io::{feed, js_error, Stop};
 use js_sys::Uint8Array;
 use longpole_core::{Ingest, Input};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
@@ -16,8 +18,10 @@ use web_sys::File;
 /// After each slice `between(ingest, bytes)` is told how many bytes came;
 /// returning false stops the reading with [`Stop::Cancelled`]. Each slice is
 /// awaited, so the worker's other messages (a cancel) are handled meanwhile.
-/// The next slice is asked for before this one is parsed, so the browser
-/// reads the file while the core parses it.
+/// A file of more than one slice is read by a reader worker
+/// ([`SliceFeed`]), so the next slices arrive while the core parses this
+/// one; a smaller file, or one whose reader cannot start, is read here,
+/// the next slice asked for before this one is parsed.
 pub async fn read_file(file: &File, slice: usize, between: impl FnMut(&Ingest, u64) -> bool) -> Result<Input, Stop> {
     read_file_tapped(file, slice, |_| {}, between).await
 }
@@ -48,18 +52,13 @@ pub async fn read_parts(
     let step = buf.len() as f64;
     for file in files {
         let failed = |e: String| Stop::Failed(format!("{}: cannot read the file: {e}", file.name()));
-        let size = file.size();
-        let mut next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
-        let mut at = 0.0;
-        while let Some(asked) = next.take() {
-            let array = asked.map_err(failed)?.await.map_err(|e| failed(js_error(e)))?;
-            at = (at + step).min(size);
-            if at < size {
-                next = Some(ask_slice(file, at, (at + step).min(size)));
-            }
+        let mut slices = Slices::of(file, step);
+        while let Some(asked) = slices.next().await {
+            let array = asked.map_err(failed)?;
             let bytes = Uint8Array::new(&array);
             let n = (bytes.length() as usize).min(buf.len());
             bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+            slices.took();
             tap(&buf[..n]);
             feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
             if !between(&ingest, n as u64) {
@@ -68,6 +67,63 @@ pub async fn read_parts(
         }
     }
     ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
+}
+
+/// Where a file's slices come from: a reader worker, or this thread.
+enum Slices<'a> {
+    /// A reader worker's: the feed, the end of the bytes it gave so far,
+    /// the file's size and the slice's.
+    Fed { feed: SliceFeed, at: f64, size: f64, step: f64 },
+    /// Asked here, one ahead: the slice asked for (if any is left), the end
+    /// of the bytes asked for so far, the file and the slice's size.
+    Here { next: Option<Result<JsFuture, String>>, at: f64, file: &'a File, step: f64 },
+}
+
+impl<'a> Slices<'a> {
+    /// The slices of `file`, `step` bytes each.
+    fn of(file: &'a File, step: f64) -> Slices<'a> {
+        let size = file.size();
+        if size > step {
+            if let Ok(feed) = SliceFeed::start(file, step as usize) {
+                return Slices::Fed { feed, at: 0.0, size, step };
+            }
+        }
+        let next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
+        Slices::Here { next, at: 0.0, file, step }
+    }
+
+    /// The next slice's bytes (an `ArrayBuffer`), or why they could not be
+    /// read; `None` after the last.
+    async fn next(&mut self) -> Option<Result<JsValue, String>> {
+        match self {
+            Slices::Fed { feed, at, size, step } => {
+                if *at >= *size {
+                    return None;
+                }
+                *at = (*at + *step).min(*size);
+                Some(feed.next().await)
+            }
+            Slices::Here { next, at, file, step } => {
+                let asked = next.take()?;
+                let size = file.size();
+                *at = (*at + *step).min(size);
+                if *at < size {
+                    *next = Some(ask_slice(file, *at, (*at + *step).min(size)));
+                }
+                Some(match asked {
+                    Ok(f) => f.await.map_err(js_error),
+                    Err(e) => Err(e),
+                })
+            }
+        }
+    }
+
+    /// Says the last slice was taken (copied out), so that the next can come.
+    fn took(&self) {
+        if let Slices::Fed { feed, .. } = self {
+            feed.took();
+        }
+    }
 }
 
 /// Starts reading bytes `start..end` of `file`; the future gives them.

@@ -28,6 +28,7 @@ pub mod protocol;
 pub mod samples;
 pub mod shared;
 pub mod shown;
+pub mod slice_feed;
 pub mod state;
 pub mod url_read;
 pub mod warm_up;

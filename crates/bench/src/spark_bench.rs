@@ -11,10 +11,15 @@
 //! `node tests/e2e/measure-big-file.mjs FILE`. Prints a Markdown table:
 //! the log's size and lines, then the median (and min–max) of 3 runs of
 //! reading it (ingest, 1 MiB chunks), and of reconciling and reporting
-//! it, in ms, with the reading's throughput in MB/s.
+//! it, in ms, with the reading's throughput in MB/s; then what the
+//! page's worker does once the log is read (`src/finished.rs`): the
+//! summary, the timeline index and the run's view, and the view's size as
+//! the JSON posted to the page.
 
 use longpole_core::ingest::read_bytes;
+use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::report::analysis_json;
+use longpole_core::Summary;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -145,6 +150,20 @@ fn main() {
         std::hint::black_box(analysis_json(&analysis));
         rest.push(at.elapsed().as_secs_f64() * 1e3);
     }
+    let input = read_bytes("bench.log", text.as_bytes(), 1 << 20).expect("the log is read");
+    let analysis = longpole_core::reconcile(vec![input]);
+    let (mut view_ms, mut json_bytes) = (Vec::new(), 0);
+    for _ in 0..RUNS {
+        let at = Instant::now();
+        let summary = Summary::of(&analysis);
+        let d = analysis.datasets.first().expect("a dataset");
+        let index = TimelineIndex::new(&d.model);
+        let view = analysis.view(d, &index);
+        view_ms.push(at.elapsed().as_secs_f64() * 1e3);
+        json_bytes = serde_json::to_string(&view).map_or(0, |j| j.len())
+            + serde_json::to_string(&summary).map_or(0, |j| j.len());
+    }
+    let (v, v0, v1) = median(view_ms);
     let ((r, r0, r1), (s, s0, s1)) = (median(read), median(rest));
     let lines = text.bytes().filter(|&b| b == b'\n').count();
     println!("| log | lines | read (ms) | reconcile + report (ms) | read MB/s |");
@@ -154,4 +173,8 @@ fn main() {
         text.len() as f64 / 1e6,
         text.len() as f64 / 1e6 / (r / 1e3)
     );
+    println!();
+    println!("| summary + timeline index + view (ms) | view and summary as JSON |");
+    println!("|---|---|");
+    println!("| {v:.0} ({v0:.0}–{v1:.0}) | {:.1} MB |", json_bytes as f64 / 1e6);
 }

@@ -11,7 +11,8 @@ use super::skew::skew;
 use crate::diagnostics::{Diagnostics, Position, Severity};
 use crate::hash::FastMap;
 use crate::layout::slots::allocate;
-use crate::model::{Model, ModelBuilder, Nanos, Role, Task, TaskId, NANOS_PER_MS};
+use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Task, TaskId, NANOS_PER_MS};
+use std::fmt::Write as _;
 
 /// Spark's milliseconds as the model's nanoseconds.
 fn ns(ms: i64) -> Nanos {
@@ -115,33 +116,42 @@ pub fn reconcile(log: &SparkLog, diags: &mut Diagnostics) -> (Model, SparkRun) {
 /// the executors, in the order they were added or first ran a task.
 fn add_tasks(b: &mut ModelBuilder, log: &SparkLog) -> Vec<String> {
     let mut executors: Vec<String> = log.executors.iter().map(|e| e.id.clone()).collect();
-    let mut by_executor: FastMap<&str, Vec<usize>> = FastMap::default();
+    let mut index_of: FastMap<&str, usize> =
+        log.executors.iter().enumerate().map(|(i, e)| (e.id.as_str(), i)).collect();
+    let mut by_executor: Vec<Vec<usize>> = vec![Vec::new(); executors.len()];
     for (i, t) in log.tasks.iter().enumerate() {
-        if !executors.contains(&t.executor) {
+        let e = *index_of.entry(t.executor.as_str()).or_insert_with(|| {
             executors.push(t.executor.clone());
+            by_executor.push(Vec::new());
+            executors.len() - 1
+        });
+        if let Some(ids) = by_executor.get_mut(e) {
+            ids.push(i);
         }
-        by_executor.entry(t.executor.as_str()).or_default().push(i);
     }
-    let mut slot_of = vec![0u32; log.tasks.len()];
-    for e in &executors {
-        let Some(ids) = by_executor.get(e.as_str()) else { continue };
+    // Each task's lane, found once per executor slot.
+    let mut lane_of = vec![None; log.tasks.len()];
+    for (e, ids) in executors.iter().zip(&by_executor) {
         let spans: Vec<(i64, i64)> = ids
             .iter()
             .filter_map(|&i| log.tasks.get(i))
             .map(|t| (t.launch, t.finish.unwrap_or(t.launch).max(t.launch)))
             .collect();
         let slots = allocate(&spans);
-        for k in 0..slots.iter().max().map_or(0, |m| m + 1) {
-            b.lane(&lane_name(e, k));
-        }
+        let lanes: Vec<LaneId> =
+            (0..slots.iter().max().map_or(0, |m| m + 1)).map(|k| b.lane(&lane_name(e, k))).collect();
         for (&i, s) in ids.iter().zip(slots) {
-            if let Some(x) = slot_of.get_mut(i) {
-                *x = s;
+            if let Some(x) = lane_of.get_mut(i) {
+                *x = lanes.get(s as usize).copied();
             }
         }
     }
-    for (i, t) in log.tasks.iter().enumerate() {
-        add_task(b, t, slot_of.get(i).copied().unwrap_or(0));
+    let mut kinds: FastMap<i64, KindId> = FastMap::default();
+    let mut text = String::new();
+    for (t, lane) in log.tasks.iter().zip(lane_of) {
+        let kind = *kinds.entry(t.stage_id).or_insert_with(|| b.kind(&format!("stage {}", t.stage_id), None));
+        let lane = lane.unwrap_or_else(|| b.lane(&lane_name(&t.executor, 0)));
+        add_task(b, t, lane, kind, &mut text);
     }
     executors
 }
@@ -151,15 +161,23 @@ fn lane_name(executor: &str, slot: u32) -> String {
     format!("{who} · {}", slot + 1)
 }
 
-fn add_task(b: &mut ModelBuilder, t: &TaskAttempt, slot: u32) {
-    let lane = b.lane(&lane_name(&t.executor, slot));
-    let kind = b.kind(&format!("stage {}", t.stage_id), None);
-    let uid = b.sym(&format!("task {}", t.task_id));
+/// Adds task attempt `t` on `lane`, of `kind`; `text` is room for its names.
+fn add_task(b: &mut ModelBuilder, t: &TaskAttempt, lane: LaneId, kind: KindId, text: &mut String) {
+    text.clear();
+    let _ = write!(text, "task {}", t.task_id);
+    let uid = b.sym(text);
     let start = ns(t.launch);
     let mut task = Task::new(uid, kind, Role::Work, lane, Some(start), t.finish.map(|f| ns(f).max(start)));
-    let attempt = if t.stage_attempt > 0 { format!(".{}", t.stage_attempt) } else { String::new() };
-    let retry = if t.attempt > 0 { format!(" (attempt {})", t.attempt) } else { String::new() };
-    task.name = Some(b.sym(&format!("stage {}{attempt} · task {}{retry}", t.stage_id, t.index)));
+    text.clear();
+    let _ = write!(text, "stage {}", t.stage_id);
+    if t.stage_attempt > 0 {
+        let _ = write!(text, ".{}", t.stage_attempt);
+    }
+    let _ = write!(text, " · task {}", t.index);
+    if t.attempt > 0 {
+        let _ = write!(text, " (attempt {})", t.attempt);
+    }
+    task.name = Some(b.sym(text));
     task.failed = t.finish.is_some() && !t.succeeded();
     let written = t.metrics.shuffle_write_bytes.saturating_add(t.metrics.output_bytes);
     task.payload_mut().bytes = u64::try_from(written).ok().filter(|&w| w > 0);
