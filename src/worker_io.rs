@@ -1,5 +1,5 @@
 //! Reading and posting, shared by the analysis worker ([`crate::worker`]),
-//! its comparisons ([`crate::compare_worker`]), its warm-up
+//! its comparisons, its warm-up
 //! ([`crate::warm_up`]) and its second workers ([`crate::graph_worker`]):
 //! the slice and feed sizes, bytes fed to an [`Ingest`], messages and made
 //! files posted to the page, a timer, the worker's memory. Reading a
@@ -7,6 +7,7 @@
 
 use crate::protocol::{EncodeError, Response, RunId, FILE_MESSAGE};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
+use longpole_answer::Sink;
 use longpole_core::Ingest;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -111,4 +112,17 @@ pub fn post_file(run: RunId, name: &str, mime: &str, bytes: &[u8]) {
     }
     // A failed post means the page is gone; there is nobody left to tell.
     let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
+}
+
+/// The worker's [`Sink`]: answers posted to the page.
+pub struct Post;
+
+impl Sink for Post {
+    fn send(&mut self, response: &Response) {
+        post(response);
+    }
+
+    fn file(&mut self, run: RunId, name: &str, mime: &str, bytes: &[u8]) {
+        post_file(run, name, mime, bytes);
+    }
 }

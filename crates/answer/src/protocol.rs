@@ -1,4 +1,5 @@
-//! The messages between the page and its analysis worker.
+//! The messages between the page and its analysis worker (or the
+//! `longpole open --native` process, over a WebSocket: the same JSON).
 //!
 //! Both directions carry JSON text, so the types stay plain Rust and
 //! testable natively. A request that reads files also carries the `File`
@@ -47,7 +48,7 @@ pub fn first_bars(view: &RunView) -> Option<(Viewport, std::ops::Range<usize>)> 
     Some((Viewport { start, end, width }, frame.lanes_between(-LANE_MARGIN, FIRST_HEIGHT + LANE_MARGIN)))
 }
 
-/// One input a link names ([`crate::link`]).
+/// One input a link names (the app's `link.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// Its URL, as the link gives it (absolute, or relative to the page).
@@ -89,7 +90,7 @@ pub enum Request {
         memory_limit: Option<u64>,
     },
     /// Read the build graph sent alongside, for the worker that started
-    /// this one (see [`crate::graph_worker`]); not sent by the page.
+    /// this one (the app's `graph_worker.rs`); not sent by the page.
     ReadGraph,
     /// Stop the run, if it is still going.
     Cancel {
@@ -288,7 +289,7 @@ pub enum Export {
     /// Folded stacks (inferno / FlameGraph) of one timing kind (its index).
     Folded(u8),
     /// Every timing kind's statistics as CSV. (The workbook is the export
-    /// worker's: [`crate::export_protocol::ExportFile::Workbook`].)
+    /// worker's: the app's `ExportFile::Workbook`.)
     StatisticsCsv,
 }
 
@@ -323,7 +324,7 @@ pub struct Progress {
 pub enum Response {
     /// The worker has started and listens.
     Ready,
-    /// A result of the worker's warm-up ([`crate::warm_up`]) as JSON, sent so
+    /// A result of the worker's warm-up (the app's `warm_up.rs`) as JSON, sent so
     /// that the page warms up its decoding of results on it, then drops it.
     /// (A struct variant: an internally tagged enum cannot carry a bare
     /// string, and serde refuses to encode one.)
