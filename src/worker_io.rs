@@ -5,7 +5,7 @@
 //! files posted to the page, a timer, the worker's memory. Reading a
 //! `File` is [`crate::file_read`].
 
-use crate::protocol::{EncodeError, Response, RunId, FILE_MESSAGE};
+use crate::protocol::{Response, RunId, FILE_MESSAGE};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use longpole_answer::Sink;
 use longpole_core::Ingest;
@@ -35,16 +35,9 @@ pub fn scope() -> DedicatedWorkerGlobalScope {
 /// Posts `response` to the page; if it cannot be encoded, posts instead a
 /// failure naming the message and its run.
 pub fn post(response: &Response) {
-    let json = response.to_json().unwrap_or_else(|e| encode_failure(&e));
+    let json = response.to_json().unwrap_or_else(|e| e.failure_json("longpole's analysis worker"));
     // A failed post means the page is gone; there is nobody left to tell.
     let _ = scope().post_message(&JsValue::from_str(&json));
-}
-
-/// A [`Response::Failed`] about a message that could not be encoded, built
-/// as a JSON value (whose text form cannot fail).
-fn encode_failure(e: &EncodeError) -> String {
-    let message = format!("longpole's analysis worker {e}; please report this");
-    serde_json::json!({ "type": "Failed", "run": e.run.unwrap_or(0), "message": message }).to_string()
 }
 
 /// Why reading stopped early.

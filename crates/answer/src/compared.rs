@@ -118,9 +118,10 @@ impl Compared {
         Compared { run, a, b, last: None, table: None, ordered: None, flames, timelines: None }
     }
 
-    /// The comparison's run.
-    pub fn run(&self) -> RunId {
-        self.run
+    /// Makes it run `run`'s: a page loaded again asks about the same sides
+    /// under a run of its own.
+    pub fn renumber(&mut self, run: RunId) {
+        self.run = run;
     }
 
     /// Compares the sides with `settings` and sends the answer for the

@@ -28,6 +28,8 @@ pub type RunId = u32;
 /// `{type, run, name, mime, bytes}` with its bytes a `Uint8Array` whose
 /// buffer is moved, not copied (a JSON array of numbers took four times
 /// the file's size, and an export of hundreds of MB stopped the worker).
+/// Over `longpole open --native`'s WebSocket it is a text frame of JSON
+/// `{type, run, name, mime}` and then a binary frame of the bytes.
 pub const FILE_MESSAGE: &str = "File";
 
 /// The timeline's width before it has measured itself, px.
@@ -533,6 +535,15 @@ impl std::fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
+impl EncodeError {
+    /// A [`Response::Failed`] in its place, as JSON, said by `who` (`longpole's
+    /// analysis worker`), built as a JSON value (whose text form cannot fail).
+    pub fn failure_json(&self, who: &str) -> String {
+        let message = format!("{who} {self}; please report this");
+        serde_json::json!({ "type": "Failed", "run": self.run.unwrap_or(0), "message": message }).to_string()
+    }
+}
+
 impl Request {
     /// Encodes for `postMessage`.
     pub fn to_json(&self) -> Result<String, EncodeError> {
@@ -634,6 +645,12 @@ mod tests {
         let e = serde_json::to_string(&TupleKeys).unwrap_err();
         let failed = EncodeError { what: "Done".into(), run: Some(7), cause: e };
         assert_eq!(failed.to_string(), "could not encode the message Done of run 7: key must be a string");
+        let json: serde_json::Value = serde_json::from_str(&failed.failure_json("longpole")).unwrap();
+        assert_eq!(json["run"], 7);
+        assert_eq!(
+            json["message"],
+            "longpole could not encode the message Done of run 7: key must be a string; please report this"
+        );
         let r = Response::Cancelled { run: 4 };
         assert_eq!(r.run(), Some(4));
     }

@@ -8,9 +8,12 @@
 //! token while it is open; the server stops once it has heard nothing for
 //! a while. No answer carries a CORS header, so no page of another origin
 //! reads anything, and a request whose `Host` is not the loopback address
-//! it was sent to (DNS rebinding) is refused.
+//! it was sent to (DNS rebinding) is refused. With `--native`, the files
+//! are also read and analysed here ([`crate::native`]) and the link says
+//! `native=1`: the page may then ask over a WebSocket ([`crate::socket`]).
 
-use crate::{http, token};
+use crate::native::Native;
+use crate::{http, socket, token};
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -38,6 +41,10 @@ struct State {
     hosts: Option<Vec<String>>,
     /// When the page last asked for anything with the token.
     last_seen: Mutex<Option<Instant>>,
+    /// The page's origin, the only one the socket answers.
+    origin: String,
+    /// The files read and analysed here, with `--native`.
+    native: Option<Arc<Native>>,
 }
 
 impl State {
@@ -56,15 +63,26 @@ pub struct OpenServer {
 impl OpenServer {
     /// Listens on `bind` (loopback when None) and `port` (0: a free one) for
     /// `files` (side A's when `vs` is not empty) and `vs` (side B's), each
-    /// read once for its SHA-256.
-    pub fn start(files: &[PathBuf], vs: &[PathBuf], bind: Option<IpAddr>, port: u16) -> Result<OpenServer> {
+    /// read once for its SHA-256; with `native` (a thread count), they are
+    /// read and analysed here instead, from now on, on that many threads
+    /// (and the link has no digests: the page does not fetch them).
+    pub fn start(
+        files: &[PathBuf],
+        vs: &[PathBuf],
+        bind: Option<IpAddr>,
+        port: u16,
+        native: Option<usize>,
+    ) -> Result<OpenServer> {
         let (server, addr) = http::listen(bind, port)?;
         let token = token::random()?;
+        let base = http::base_url(addr);
         let mut state = State {
             token: token.clone(),
             files: HashMap::new(),
             hosts: bind.is_none().then(|| accepted_hosts(addr)),
             last_seen: Mutex::new(None),
+            origin: base.trim_end_matches('/').to_owned(),
+            native: native.map(|threads| Native::start(files.to_vec(), vs.to_vec(), threads)),
         };
         let mut link = Vec::new();
         for (paths, key, digest_key) in [(files, "src", "sha256"), (vs, "vs", "vs_sha256")] {
@@ -75,13 +93,18 @@ impl OpenServer {
                 // The URL's path, whose last part the page names the input by.
                 let url = format!("{FILES}{id}/{}", http::encode(&name));
                 link.push(format!("{key}={}", http::encode(&url)));
-                digests.push(format!("{digest_key}={}", sha256(path)?));
+                if native.is_none() {
+                    digests.push(format!("{digest_key}={}", sha256(path)?));
+                }
                 state.files.insert(format!("{FILES}{id}/{name}"), path.clone());
             }
             link.extend(digests);
         }
         link.push(format!("token={token}"));
-        let link = format!("{}#{}", http::base_url(addr), link.join("&"));
+        if native.is_some() {
+            link.push("native=1".to_owned());
+        }
+        let link = format!("{base}#{}", link.join("&"));
         Ok(OpenServer { server, state: Arc::new(state), link })
     }
 
@@ -139,6 +162,9 @@ fn answer(state: &State, request: Request) {
     let Some(path) = http::path_of(&request).filter(|p| p.starts_with("_longpole/")) else {
         return http::serve_bundle(request);
     };
+    if let (socket::PATH, Some(native)) = (path.as_str(), &state.native) {
+        return socket::serve(request, &state.origin, &state.token, native, &|| state.seen());
+    }
     if !http::header(&request, TOKEN_HEADER).is_some_and(|t| token::same(t, &state.token)) {
         return http::refuse(request, 403, "this needs the token of the page longpole open opened");
     }
