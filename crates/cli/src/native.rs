@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
+/// What a native page says of files it holds (dropped or picked).
+const NOT_HERE: &str = "this page shows what the longpole process read (longpole open --native); to open other \
+     files, run longpole open with them, or open the app without --native";
+
 /// How far the reading of the files has come.
 enum Reading {
     /// Still reading.
@@ -70,15 +74,20 @@ impl Native {
     }
 
     /// Answers one of the page's requests into `sink`, as the worker
-    /// would. A request to analyse (whatever inputs it names: this
+    /// would. A request to analyse a link's inputs (whatever they are: this
     /// process reads only the files it was started on) is answered with the
-    /// files read here, once they are; a request to compare, with the two
-    /// sides given to `--compare`.
+    /// files read here, once they are; a request to compare a link's two
+    /// sides, with the two sides given to `--compare`; a request about files
+    /// the page holds, with a failure saying how to open them.
     pub fn answer(&self, request: Request, sink: &mut dyn Sink) {
         let began = Instant::now();
         let elapsed_ms = move || began.elapsed().as_secs_f64() * 1e3;
         match request {
-            Request::Analyze { run, .. } | Request::AnalyzeUrls { run, .. } => self.load(run, &elapsed_ms, sink),
+            Request::AnalyzeUrls { run, .. } => self.load(run, &elapsed_ms, sink),
+            // Files the page holds (dropped or picked) cannot come over the socket.
+            Request::Analyze { run, .. } | Request::CompareFiles { run, a_files: None, .. } => {
+                sink.send(&Response::Failed { run, message: NOT_HERE.to_owned() })
+            }
             Request::CompareFiles { run, settings, .. } => {
                 let mut guard = lock(&self.session);
                 let session = &mut *guard;
@@ -87,9 +96,10 @@ impl Native {
                     return c.answer(session.loaded.as_ref(), settings, &elapsed_ms, sink);
                 }
                 match &mut *self.wait() {
-                    Reading::Read(a @ Some(_), b @ Some(_)) => {
-                        let (Some(a), Some(b)) = (a.take(), b.take()) else { return };
-                        session.compare(run, (Some(a), b), settings, &elapsed_ms, sink);
+                    // Side A read here, or already loaded as the page's run.
+                    Reading::Read(a, b) if b.is_some() && (a.is_some() || session.loaded.is_some()) => {
+                        let Some(b) = b.take() else { return };
+                        session.compare(run, (a.take(), b), settings, &elapsed_ms, sink);
                     }
                     Reading::Failed(message) => sink.send(&Response::Failed { run, message: message.clone() }),
                     Reading::Read(..) | Reading::Going => {

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tiny_http::{Method, Request, Response, Server};
@@ -45,6 +46,8 @@ struct State {
     origin: String,
     /// The files read and analysed here, with `--native`.
     native: Option<Arc<Native>>,
+    /// Sockets the page holds open: the page is there while one is.
+    sockets: AtomicUsize,
 }
 
 impl State {
@@ -83,6 +86,7 @@ impl OpenServer {
             last_seen: Mutex::new(None),
             origin: base.trim_end_matches('/').to_owned(),
             native: native.map(|threads| Native::start(files.to_vec(), vs.to_vec(), threads)),
+            sockets: AtomicUsize::new(0),
         };
         let mut link = Vec::new();
         for (paths, key, digest_key) in [(files, "src", "sha256"), (vs, "vs", "vs_sha256")] {
@@ -115,12 +119,14 @@ impl OpenServer {
 
     /// Answers requests until nothing has come with the token for
     /// `linger`, counted from the first such request, or from now if
-    /// `clock_now` (a browser was started on the link).
+    /// `clock_now` (a browser was started on the link), while the page
+    /// holds no socket open.
     pub fn run(self, linger: Duration, clock_now: bool) -> Result<()> {
         let started = Instant::now();
         loop {
             let seen = *self.state.last_seen.lock().unwrap_or_else(PoisonError::into_inner);
-            if seen.or(clock_now.then_some(started)).is_some_and(|t| t.elapsed() > linger) {
+            let open = self.state.sockets.load(Ordering::SeqCst) > 0;
+            if !open && seen.or(clock_now.then_some(started)).is_some_and(|t| t.elapsed() > linger) {
                 eprintln!("longpole: the page has been gone for {} s: stopping", linger.as_secs());
                 return Ok(());
             }
@@ -163,7 +169,14 @@ fn answer(state: &State, request: Request) {
         return http::serve_bundle(request);
     };
     if let (socket::PATH, Some(native)) = (path.as_str(), &state.native) {
-        return socket::serve(request, &state.origin, &state.token, native, &|| state.seen());
+        state.sockets.fetch_add(1, Ordering::SeqCst);
+        let served = socket::serve(request, &state.origin, &state.token, native, &|| state.seen());
+        state.sockets.fetch_sub(1, Ordering::SeqCst);
+        // The linger counts from the page's socket's close.
+        if served {
+            state.seen();
+        }
+        return;
     }
     if !http::header(&request, TOKEN_HEADER).is_some_and(|t| token::same(t, &state.token)) {
         return http::refuse(request, 403, "this needs the token of the page longpole open opened");

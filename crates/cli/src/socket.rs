@@ -49,11 +49,15 @@ fn checked(request: &HttpRequest, origin: &str, token: &str) -> Result<(String, 
 
 /// Answers an upgrade request to [`PATH`]: refused with 403 unless it is
 /// the page's ([`checked`]); else the page's requests are answered by
-/// `native` until the page closes the socket, `seen` told of each.
-pub fn serve(request: HttpRequest, origin: &str, token: &str, native: &Native, seen: &dyn Fn()) {
+/// `native` until the page closes the socket, `seen` told of each. Gives
+/// whether the socket was opened.
+pub fn serve(request: HttpRequest, origin: &str, token: &str, native: &Native, seen: &dyn Fn()) -> bool {
     let (protocol, accept) = match checked(&request, origin, token) {
         Ok(ok) => ok,
-        Err(why) => return http::refuse(request, 403, why),
+        Err(why) => {
+            http::refuse(request, 403, why);
+            return false;
+        }
     };
     let mut response = HttpResponse::empty(101);
     response.add_header(http::header_of("Sec-WebSocket-Accept", &accept));
@@ -77,6 +81,7 @@ pub fn serve(request: HttpRequest, origin: &str, token: &str, native: &Native, s
             break;
         }
     }
+    true
 }
 
 /// Answers sent as frames; once a frame cannot be sent, the rest are dropped.

@@ -169,6 +169,10 @@ fn the_socket_answers_what_the_worker_answers_and_ya_computed() {
     // The page loaded again asks under a run of its own: the same run, renumbered.
     let again = ask(&mut socket, &Request::AnalyzeUrls { run: 1, sources: Vec::new(), memory_limit: None });
     assert!(matches!(serde_json::from_str(&again), Ok(Response::Done { run: 1, .. })), "{again}");
+    // Files the page holds cannot come over the socket: it says so, and the run stays.
+    let dropped = ask(&mut socket, &Request::Analyze { run: 2, memory_limit: None });
+    assert!(matches!(serde_json::from_str(&dropped), Ok(Response::Failed { run: 2, .. })), "{dropped}");
+    assert!(ask(&mut socket, &Request::ReportText { run: 1 }).contains("ReportText"));
     // A request that is not one is said to be so.
     socket.send(Message::text("{\"type\":\"Nonsense\"}")).unwrap();
     assert!(next_text(&mut socket).contains("could not read the page's request"));
@@ -204,4 +208,26 @@ fn a_file_that_cannot_be_read_fails_the_page_s_run() {
     let answer = ask(&mut page(&s), &Request::AnalyzeUrls { run: 4, sources: Vec::new(), memory_limit: None });
     let Ok(Response::Failed { run: 4, message }) = serde_json::from_str(&answer) else { panic!("{answer}") };
     assert!(message.contains("nothing.log"), "{message}");
+}
+
+#[test]
+fn the_server_stays_while_the_page_holds_its_socket_open() {
+    let server = OpenServer::start(&[sample("example.log")], &[], None, 0, Some(1)).unwrap();
+    let link = server.link().to_owned();
+    let addr = link.strip_prefix("http://").unwrap().split('/').next().unwrap().to_owned();
+    let token = link.split("token=").nth(1).unwrap()[..32].to_owned();
+    let (tx, stopped) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        server.run(Duration::from_millis(300), false).unwrap();
+        let _ = tx.send(());
+    });
+    let s = Started { addr, token, link };
+    let mut socket = page(&s);
+    let done = ask(&mut socket, &Request::AnalyzeUrls { run: 1, sources: Vec::new(), memory_limit: None });
+    assert!(done.contains("\"Done\""), "{done}");
+    // Silent, but with its socket open: the page is there.
+    assert!(stopped.recv_timeout(Duration::from_secs(2)).is_err(), "the server stopped under an open page");
+    socket.close(None).unwrap();
+    while socket.read().is_ok() {}
+    assert_eq!(stopped.recv_timeout(Duration::from_secs(30)), Ok(()));
 }
