@@ -1,6 +1,5 @@
 //! Reading a `File` in slices through an [`Ingest`], for the analysis
-//! worker ([`crate::worker`]), its comparisons ([`crate::compare_worker`]),
-//! its second workers ([`crate::graph_worker`]) and the export worker
+//! worker ([`crate::worker`]) and its comparisons, its second workers ([`crate::graph_worker`]) and the export worker
 //! ([`crate::export_worker`], which also hashes the bytes: [`read_file_tapped`]);
 //! a rolling Spark event log's parts one after the other as one input
 //! ([`read_parts`]).

@@ -6,7 +6,6 @@
 
 #![deny(missing_docs)]
 
-pub mod compare_worker;
 pub mod components;
 pub mod download;
 pub mod dropped;
@@ -24,7 +23,7 @@ pub mod link;
 pub mod link_files;
 pub mod memory_limit;
 pub mod offline;
-pub mod protocol;
+pub use longpole_answer::protocol;
 pub mod samples;
 pub mod shared;
 pub mod shown;

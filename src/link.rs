@@ -16,6 +16,9 @@
 //! - `token`: 32 hexadecimal digits a `longpole open` server gave; every
 //!   input is fetched with it in a header, and the page tells the server
 //!   it is still open with it (docs/cli.md, "open").
+//! - `native=1`: the `longpole open --native` server analyses the inputs
+//!   itself; the page asks it over its WebSocket instead of reading them in
+//!   its worker (docs/native.md).
 //! - `v=1`: the version of the view state that follows. `tab`; `window`,
 //!   the time window (ns, start and end); the selected task by its stable
 //!   key ([`TaskKey`]: `uid`, and `at` (its start, ns) and `lane` where the
@@ -84,6 +87,8 @@ pub struct Link {
     pub vs: Vec<Source>,
     /// The token of the `longpole open` server the inputs come from.
     pub token: Option<String>,
+    /// That server analyses the inputs itself (`native=1`).
+    pub native: bool,
     /// The view to restore.
     pub view: ViewState,
     /// The view state's version (None: the first form, without `v`).
@@ -155,6 +160,7 @@ pub fn parse(hash: &str) -> Result<Link, LinkError> {
             "vs" => link.vs.push(source(value)?),
             "vs_sha256" => vs_digests.push(digest(value)?),
             "token" => link.token = Some(token(value)?),
+            "native" => link.native = value == "1",
             "v" => match value.parse::<u32>() {
                 Ok(v) => link.version = Some(v),
                 Err(_) => link.problems.push(format!("v={raw}: not a version number")),
@@ -279,8 +285,9 @@ fn no_key() -> TaskKey {
     TaskKey { uid: String::new(), start: None, lane: None }
 }
 
-/// The hash (with its `#`) of `sources` shown as `view`, in version [`VERSION`].
-pub fn encode(sources: &[Source], view: &ViewState) -> String {
+/// The hash (with its `#`) of `sources` shown as `view`, in version
+/// [`VERSION`]; `native`: analysed by the server that gave them.
+pub fn encode(sources: &[Source], native: bool, view: &ViewState) -> String {
     let mut parts: Vec<String> = sources.iter().map(|s| format!("src={}", encode_component(&s.url))).collect();
     if sources.iter().any(|s| s.sha256.is_some()) {
         parts.extend(sources.iter().map(|s| format!("sha256={}", s.sha256.as_deref().unwrap_or(""))));
@@ -288,6 +295,9 @@ pub fn encode(sources: &[Source], view: &ViewState) -> String {
     // A reload fetches the inputs again: the server wants its token.
     if let Some(token) = sources.iter().find_map(|s| s.token.as_deref()) {
         parts.push(format!("token={token}"));
+    }
+    if native {
+        parts.push("native=1".into());
     }
     parts.push(format!("v={VERSION}"));
     let tab = view.tab.unwrap_or(Tab::Timeline);
@@ -383,7 +393,7 @@ mod tests {
             flame: FlameView { kind: 2, root: 12, icicle: true },
             speedup: Some(40),
         };
-        let hash = encode(&sources, &view);
+        let hash = encode(&sources, false, &view);
         assert_eq!(
             hash,
             format!(
@@ -410,10 +420,10 @@ mod tests {
             }
         );
         // Upgraded: written as v=1, the index left out until the task's key is known.
-        assert_eq!(encode(&[], &link.view), "#v=1&tab=graph&window=5,90");
+        assert_eq!(encode(&[], false, &link.view), "#v=1&tab=graph&window=5,90");
         // A speed-up without a task selected by its key is left out.
         let alone = ViewState { speedup: Some(30), ..link.view.clone() };
-        assert_eq!(encode(&[], &alone), "#v=1&tab=graph&window=5,90");
+        assert_eq!(encode(&[], false, &alone), "#v=1&tab=graph&window=5,90");
         // v=1 has no `task`: an index never names a task in a new link.
         assert_eq!(parse("#v=1&task=3").unwrap().view.select, None);
     }
@@ -473,8 +483,15 @@ mod tests {
         assert_eq!(link.sources, [with("a.log", None), with("g.json", None)]);
         assert_eq!(link.vs, [with("b.log", Some(&d))]);
         assert_eq!(link.token.as_deref(), Some(t.as_str()));
-        let hash = encode(&link.sources, &ViewState::default());
+        assert!(!link.native);
+        let hash = encode(&link.sources, false, &ViewState::default());
         assert_eq!(hash, format!("#src=a.log&src=g.json&token={t}&v=1&tab=timeline"));
         assert_eq!(parse(&hash).unwrap().sources, link.sources);
+        // A native server's link says so, and so does the hash written back.
+        let native = parse(&format!("#src=a.log&token={t}&native=1")).unwrap();
+        assert!(native.native);
+        let hash = encode(&native.sources, true, &ViewState::default());
+        assert_eq!(hash, format!("#src=a.log&token={t}&native=1&v=1&tab=timeline"));
+        assert!(parse(&hash).unwrap().native);
     }
 }

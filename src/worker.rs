@@ -1,33 +1,24 @@
 //! The analysis worker: reads each `File` in slices with `Blob.slice`,
 //! feeds the slices to the core's [`Ingest`], posts progress, and posts the
-//! summary at the end. Nothing here interprets data; the core does.
+//! summary at the end. Nothing here interprets data; the core does. The
+//! answers to the page's later questions are `longpole-answer`'s
+//! ([`Session`]), posted ([`Post`]); `longpole open --native` sends the
+//! same over a WebSocket.
 //!
 //! A run stops between two slices when the page cancels it or starts a
 //! newer one: the worker keeps listening while it reads, because every
 //! slice is awaited.
 
-use crate::compare_worker::{export_json, recompare, window, Compared, Kept, LoadedRun};
 use crate::file_groups::{units, Unit};
 use crate::file_read::read_parts;
-use crate::finished::{conclude, Loaded};
+use crate::finished::conclude;
 use crate::graph_worker::{SideRead, SideResult, SIDE_MIN_BYTES};
 use crate::link::Source;
-use crate::protocol::{CompareSettings, Export, Progress, Request, Response, RunId};
-use crate::worker_io::{memory_bytes, post, post_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
+use crate::protocol::{CompareSettings, Progress, Request, Response, RunId};
+use crate::worker_io::{memory_bytes, post, scope, Post, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::{Array, Reflect};
-use longpole_core::analysis::task_key::TaskKey;
-use longpole_core::export::flame::{folded, folded_len};
-use longpole_core::export::run::{export, Target};
-use longpole_core::formats::evobench::export::statistics_csv;
-use longpole_core::formats::evobench::report::runs;
-use longpole_core::formats::evobench::view::summary_rows;
-use longpole_core::layout::{flame, graph};
-use longpole_core::memory_budget::{mib, shell_quote, MemoryBudget, WASM_LIMIT};
-use longpole_core::model::TaskId;
-use longpole_core::render::flame_svg::flame_svg;
-use longpole_core::render::graph_svg::graph_svg;
-use longpole_core::render::timeline_svg::timeline_svg;
-use longpole_core::view::{FlameLayout, TaskDetails};
+use longpole_answer::Session;
+use longpole_core::memory_budget::{MemoryBudget, WASM_LIMIT};
 use longpole_core::{reconcile, Analysis, Ingest, Input};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -36,134 +27,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{File, MessageEvent};
 
-/// The most bytes of folded stacks the worker makes: more would not fit
-/// beside the run in a tab's memory, once in the worker and once in the page.
-const FOLDED_LIMIT: u64 = 1 << 30;
+/// The loaded run and the comparison, which the page's questions are about.
+type Shared = Rc<RefCell<Session>>;
 
-/// Why the folded stacks of measure `m` of the loaded run are not made
-/// here, if they would be over [`FOLDED_LIMIT`], with the native command.
-fn folded_refusal(l: &Loaded, m: usize) -> Option<String> {
-    let len = folded_len(l.view.as_ref()?.flame.as_ref()?, m);
-    if len <= FOLDED_LIMIT {
-        return None;
-    }
-    let files: Vec<String> = l.analysis.inputs.iter().map(|i| shell_quote(&i.name)).collect();
-    Some(format!(
-        "The folded stacks of this run would take {}: each line repeats its stack's whole path, and this run's stacks are \
-         deep. That is more than a browser tab can make (at most {}). Make them natively, where they are written as they \
-         are made: longpole export {} --to folded --output stacks.folded",
-        mib(len),
-        mib(FOLDED_LIMIT),
-        files.join(" ")
-    ))
-}
-type Shared = Rc<RefCell<Option<Loaded>>>;
-
-/// Answers a view's question about the loaded run.
-fn answer(loaded: &Shared, request: Request) {
-    let loaded = loaded.borrow();
-    let Some(l) = loaded.as_ref() else { return };
-    let Some(dataset) = l.analysis.datasets.first() else { return };
-    let model = &dataset.model;
-    let response = match request {
-        Request::Bars { run, seq, viewport, lanes } if run == l.run => {
-            Response::Bars { run, seq, viewport, rows: l.index.bars(model, viewport, lanes.0..lanes.1) }
-        }
-        Request::Details { run, task } if run == l.run && (task as usize) < model.tasks().len() => {
-            let (details, key) = (TaskDetails::of(model, &l.index, TaskId(task)), TaskKey::of(model, TaskId(task)));
-            Response::Details { run, details: Box::new(details), key }
-        }
-        Request::Locate { run, key } if run == l.run => {
-            Response::Located { run, task: key.find(model).map(|t| t.0), key }
-        }
-        Request::ReportText { run } if run == l.run => Response::ReportText { run, text: dataset.text() },
-        Request::Levers { run } if run == l.run => {
-            Response::Levers { run, levers: l.what_ifs().map(|w| w.levers(model)).unwrap_or_default() }
-        }
-        Request::Lever { run, task } if run == l.run => {
-            Response::Lever { run, task, lever: l.what_ifs().and_then(|w| w.lever(model, TaskId(task))) }
-        }
-        Request::WhatIf { run, task, speedup } if run == l.run => {
-            let view = l.what_ifs().and_then(|w| w.step(model, &l.index, TaskId(task), speedup));
-            Response::WhatIf { run, view: view.map(Box::new) }
-        }
-        Request::Graph { run, unfold, chain, export } if run == l.run => {
-            let Some(view) = &l.view else { return };
-            let path = if chain { &view.blocking_chain } else { &view.critical_path };
-            let ids: Vec<TaskId> = path.steps.iter().map(|s| TaskId(s.id)).collect();
-            let layout = graph::layout(model, &ids, &graph::GraphOptions::unfolding(unfold));
-            if export {
-                let title = l.analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
-                Response::Svg { run, name: "longpole-graph.svg".into(), text: graph_svg(view, &layout, &title) }
-            } else {
-                Response::Graph { run, layout: Box::new(layout) }
-            }
-        }
-        Request::ExportSvg { run, viewport, chain } if run == l.run => {
-            let Some(view) = &l.view else { return };
-            let path = if chain { &view.blocking_chain } else { &view.critical_path };
-            let rows = l.index.bars(model, viewport, 0..view.lanes.len());
-            let title = l.analysis.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ");
-            Response::Svg {
-                run,
-                name: "longpole-timeline.svg".into(),
-                text: timeline_svg(view, &rows, viewport, path, &title),
-            }
-        }
-        Request::Flame { run, kind, root, icicle, export } if run == l.run => {
-            let Some(graph) = l.view.as_ref().and_then(|v| v.flame.as_ref()) else { return };
-            let m = usize::from(kind);
-            if export {
-                let boxes = flame::layout(graph, m, root);
-                let title = l.analysis.inputs.first().map_or("", |i| i.name.as_str());
-                Response::Svg {
-                    run,
-                    name: "longpole-flame.svg".into(),
-                    text: flame_svg(graph, &boxes, m, icicle, title),
-                }
-            } else {
-                Response::Flame { run, kind, root, layout: Box::new(FlameLayout::of(graph, m, root)) }
-            }
-        }
-        Request::Export { run, what } if run == l.run => {
-            let measure = match what {
-                Export::Run(Target::Folded) => Some(0),
-                Export::Folded(kind) => Some(usize::from(kind)),
-                _ => None,
-            };
-            if let Some(message) = measure.and_then(|m| folded_refusal(l, m)) {
-                return post(&Response::ExportRefused { run, message });
-            }
-            // The page offers each export only for a run that has what it
-            // exports, so a `None` below is a request with nothing to answer.
-            let (name, mime, bytes) = match what {
-                Export::Run(target) => {
-                    let Some(bytes) = export(&l.analysis, target, 0) else { return };
-                    let stem = l.analysis.inputs.first().map_or("longpole", |i| i.name.as_str());
-                    (format!("{stem}.{}", target.extension()), target.mime(), bytes)
-                }
-                Export::Folded(kind) => {
-                    let Some(graph) = l.view.as_ref().and_then(|v| v.flame.as_ref()) else { return };
-                    let m = usize::from(kind);
-                    let name = graph.measures.get(m).map_or("stacks", |x| x.name.as_str());
-                    (format!("longpole-{name}.folded"), "text/plain", folded(graph, m).into_bytes())
-                }
-                Export::StatisticsCsv => {
-                    let Some(first) = runs(&l.analysis).into_iter().next() else { return };
-                    ("longpole-statistics.csv".to_owned(), "text/csv", statistics_csv(&first.table).into_bytes())
-                }
-            };
-            return post_file(run, &name, mime, &bytes);
-        }
-        Request::Summary { run, field } if run == l.run => {
-            // The page offers only the statistics `Field` names; anything
-            // else asks for the default one, the mean.
-            let rows = summary_rows(&l.analysis, field.parse().unwrap_or_default());
-            Response::Summary { run, field, rows }
-        }
-        _ => return,
-    };
-    post(&response);
+/// The time since `began` (ms since the epoch), in ms.
+fn since(began: f64) -> impl Fn() -> f64 {
+    move || js_sys::Date::now() - began
 }
 
 /// Starts the worker: listens for requests, says it is ready and warms up
@@ -177,8 +46,7 @@ pub fn start() {
         });
     }));
     let current: Rc<Cell<RunId>> = Rc::new(Cell::new(0));
-    let loaded: Shared = Rc::new(RefCell::new(None));
-    let compared: Kept = Rc::new(RefCell::new(None));
+    let session: Shared = Rc::new(RefCell::new(Session::default()));
     let asked = Rc::new(Cell::new(false));
     let stop_warming = asked.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -189,30 +57,23 @@ pub fn start() {
             Ok(Request::Analyze { run, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();
-                *compared.borrow_mut() = None;
+                session.borrow_mut().compared = None;
                 // A request without files reads none, and the run says so.
                 let files = files_of(&data);
-                spawn_local(analyze(run, Inputs::Files(files), memory_limit, current.clone(), loaded.clone()));
+                spawn_local(analyze(run, Inputs::Files(files), memory_limit, current.clone(), session.clone()));
             }
             Ok(Request::CompareFiles { run, a_files, settings, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();
-                let (current, loaded, compared) = (current.clone(), loaded.clone(), compared.clone());
+                let (current, session) = (current.clone(), session.clone());
                 let files = files_of(&data);
-                spawn_local(compare_files(run, files, a_files, settings, memory_limit, current, loaded, compared));
+                spawn_local(compare_files(run, files, a_files, settings, memory_limit, current, session));
             }
-            Ok(Request::Recompare { run, settings }) => recompare(&compared, &loaded, run, settings),
-            Ok(Request::ExportComparison { run }) => export_json(&compared, run),
-            Ok(Request::CompareRows { run, query }) => crate::compare_worker::rows(&compared, run, query),
-            Ok(Request::ExportCompareRows { run, query, csv }) => {
-                crate::compare_worker::export_rows(&compared, run, query, csv)
-            }
-            Ok(Request::CompareWindow { run, window: w }) => window(&compared, run, &w),
             Ok(Request::AnalyzeUrls { run, sources, memory_limit }) => {
                 current.set(run);
                 crate::url_read::abort_all();
-                *compared.borrow_mut() = None;
-                spawn_local(analyze(run, Inputs::Urls(sources), memory_limit, current.clone(), loaded.clone()));
+                session.borrow_mut().compared = None;
+                spawn_local(analyze(run, Inputs::Urls(sources), memory_limit, current.clone(), session.clone()));
             }
             Ok(Request::ReadGraph) => {
                 if let Ok(file) = Reflect::get(&data, &JsValue::from_str("file")) {
@@ -225,7 +86,7 @@ pub fn start() {
                     crate::url_read::abort_all();
                 }
             }
-            Ok(other) => answer(&loaded, other),
+            Ok(other) => session.borrow_mut().answer(other, &since(js_sys::Date::now()), &mut Post),
             Err(e) => post(&Response::Failed {
                 run: 0,
                 message: format!(
@@ -256,7 +117,7 @@ enum Inputs {
     Urls(Vec<Source>),
 }
 
-async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current: Rc<Cell<RunId>>, loaded: Shared) {
+async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current: Rc<Cell<RunId>>, session: Shared) {
     let began = js_sys::Date::now();
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
     let read = match &inputs {
@@ -266,7 +127,7 @@ async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current:
     let response = match read {
         Ok((analysis, with_sides)) => {
             let (response, kept) = conclude(run, analysis, began, with_sides);
-            *loaded.borrow_mut() = Some(kept);
+            session.borrow_mut().loaded = Some(kept);
             response
         }
         Err(stop) => stop.response(run),
@@ -276,8 +137,7 @@ async fn analyze(run: RunId, inputs: Inputs, memory_limit: Option<u64>, current:
 
 /// Reads side A's files (the first `a_files`; none when side A is the
 /// loaded run) and side B's, compares them with `settings` and posts the
-/// result, keeping the sides in `kept`.
-#[allow(clippy::too_many_arguments)]
+/// result, keeping the sides in `session`.
 async fn compare_files(
     run: RunId,
     files: Vec<File>,
@@ -285,12 +145,11 @@ async fn compare_files(
     settings: CompareSettings,
     memory_limit: Option<u64>,
     current: Rc<Cell<RunId>>,
-    loaded: LoadedRun,
-    kept: Kept,
+    session: Shared,
 ) {
     let began = js_sys::Date::now();
     // The last sides go first: their memory is the new sides'.
-    *kept.borrow_mut() = None;
+    session.borrow_mut().compared = None;
     let budget = || MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
     let split = a_files.map_or(0, |n| (n as usize).min(files.len()));
     let (files_a, files_b) = files.split_at(split);
@@ -299,7 +158,7 @@ async fn compare_files(
             Ok((a, _)) => Some(a),
             Err(stop) => return post(&stop.response(run)),
         },
-        None if loaded.borrow().is_some() => None,
+        None if session.borrow().loaded.is_some() => None,
         None => {
             let message = "there is no run loaded to compare with: open side A's files first".to_owned();
             return post(&Response::Failed { run, message });
@@ -309,9 +168,7 @@ async fn compare_files(
         Ok((b, _)) => b,
         Err(stop) => return post(&stop.response(run)),
     };
-    let mut sides = Compared::new(run, a, b, &loaded);
-    sides.answer(&loaded, settings, began);
-    *kept.borrow_mut() = Some(sides);
+    session.borrow_mut().compare(run, (a, b), settings, &since(began), &mut Post);
 }
 
 /// Posts a run's reading progress, at most every [`PROGRESS_EVERY_MS`].

@@ -1,12 +1,13 @@
 //! Reading and posting, shared by the analysis worker ([`crate::worker`]),
-//! its comparisons ([`crate::compare_worker`]), its warm-up
+//! its comparisons, its warm-up
 //! ([`crate::warm_up`]) and its second workers ([`crate::graph_worker`]):
 //! the slice and feed sizes, bytes fed to an [`Ingest`], messages and made
 //! files posted to the page, a timer, the worker's memory. Reading a
 //! `File` is [`crate::file_read`].
 
-use crate::protocol::{EncodeError, Response, RunId, FILE_MESSAGE};
+use crate::protocol::{Response, RunId, FILE_MESSAGE};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
+use longpole_answer::Sink;
 use longpole_core::Ingest;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -34,16 +35,9 @@ pub fn scope() -> DedicatedWorkerGlobalScope {
 /// Posts `response` to the page; if it cannot be encoded, posts instead a
 /// failure naming the message and its run.
 pub fn post(response: &Response) {
-    let json = response.to_json().unwrap_or_else(|e| encode_failure(&e));
+    let json = response.to_json().unwrap_or_else(|e| e.failure_json("longpole's analysis worker"));
     // A failed post means the page is gone; there is nobody left to tell.
     let _ = scope().post_message(&JsValue::from_str(&json));
-}
-
-/// A [`Response::Failed`] about a message that could not be encoded, built
-/// as a JSON value (whose text form cannot fail).
-fn encode_failure(e: &EncodeError) -> String {
-    let message = format!("longpole's analysis worker {e}; please report this");
-    serde_json::json!({ "type": "Failed", "run": e.run.unwrap_or(0), "message": message }).to_string()
 }
 
 /// Why reading stopped early.
@@ -111,4 +105,17 @@ pub fn post_file(run: RunId, name: &str, mime: &str, bytes: &[u8]) {
     }
     // A failed post means the page is gone; there is nobody left to tell.
     let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
+}
+
+/// The worker's [`Sink`]: answers posted to the page.
+pub struct Post;
+
+impl Sink for Post {
+    fn send(&mut self, response: &Response) {
+        post(response);
+    }
+
+    fn file(&mut self, run: RunId, name: &str, mime: &str, bytes: &[u8]) {
+        post_file(run, name, mime, bytes);
+    }
 }

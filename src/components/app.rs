@@ -88,6 +88,7 @@ pub fn App() -> Html {
         run: state.run,
         ready: state.view().is_some() && embed.is_none(),
         sources: state.sources.clone(),
+        native: worker.native(),
         tab: e.tab,
         window: e.window,
         selected: e.selected_key.clone().filter(|_| e.selected.is_some()),
@@ -175,7 +176,22 @@ pub fn App() -> Html {
     // as picked files are.
     let compare_urls = {
         let (compare_files, dispatch) = (compare_files.clone(), dispatch.clone());
+        let (worker, next_run) = (worker.clone(), next_run.borrow().clone());
         Callback::from(move |(a, b): (Vec<Source>, Vec<Source>)| {
+            if worker.native() {
+                // A `longpole open --native` server compares its own two sides.
+                let run = next_run.get() + 1;
+                next_run.set(run);
+                let name = |side: &str, s: &Source| format!("{side}: {}", crate::url_read::file_name(&s.url));
+                let names = a.iter().map(|s| name("A", s)).chain(b.iter().map(|s| name("B", s))).collect();
+                dispatch.emit(Action::Started { run, names, total: None, sources: Vec::new() });
+                let (a_files, settings) = (Some(a.len() as u32), CompareSettings::default());
+                let request = Request::CompareFiles { run, a_files, settings, memory_limit: None };
+                if !worker.send(&request, &[]) {
+                    dispatch.emit(Action::Failed("the longpole process is not answering; run it again".into()));
+                }
+                return;
+            }
             let (compare_files, dispatch) = (compare_files.clone(), dispatch.clone());
             spawn_local(async move {
                 let sides = async { Ok::<_, String>((fetch_files(&a).await?, fetch_files(&b).await?)) };

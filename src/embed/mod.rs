@@ -33,5 +33,5 @@ pub fn full_app_url(state: &crate::state::AppState) -> Option<String> {
         flame: e.flame,
         speedup: e.speedup,
     };
-    Some(format!("{page}{}", encode(&state.sources, &view)))
+    Some(format!("{page}{}", encode(&state.sources, false, &view)))
 }

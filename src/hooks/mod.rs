@@ -1,5 +1,6 @@
 //! Custom hooks.
 
+mod native_socket;
 mod use_analysis_worker;
 mod use_export_worker;
 mod use_hash_view;

@@ -1,7 +1,10 @@
 //! The page's handle on its analysis worker: takes over the one `boot.js`
 //! started (or starts it), turns its messages into [`Action`]s, and sends
-//! it requests with files attached.
+//! it requests with files attached. When the link says `native=1`, the
+//! same requests and answers go over the `longpole open --native` server's
+//! socket instead ([`super::native_socket`]).
 
+use super::native_socket::{native_token, open};
 use super::worker_link::{save_file, Link};
 use crate::protocol::{Request, Response};
 use crate::state::Action;
@@ -38,6 +41,8 @@ pub struct AnalysisWorker {
     link: Rc<RefCell<Link>>,
     /// Where a request that cannot be encoded is reported.
     dispatch: Callback<Action>,
+    /// The requests go to a `longpole open --native` server.
+    native: bool,
 }
 
 impl PartialEq for AnalysisWorker {
@@ -47,6 +52,12 @@ impl PartialEq for AnalysisWorker {
 }
 
 impl AnalysisWorker {
+    /// Whether the requests go to a `longpole open --native` server, which
+    /// reads the inputs itself (no file is sent, none is fetched).
+    pub fn native(&self) -> bool {
+        self.native
+    }
+
     /// Sends `request`, with `files` attached (once the worker is ready);
     /// false if the worker is not running or the request could not be
     /// encoded (which is reported as a failure).
@@ -67,19 +78,13 @@ impl AnalysisWorker {
 #[hook]
 pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
     let link = use_mut_ref(Link::default);
+    let native = use_memo((), |_| native_token());
     {
-        let (link, dispatch) = (link.clone(), dispatch.clone());
+        let (link, dispatch, native) = (link.clone(), dispatch.clone(), native.clone());
         use_effect_with((), move |_| {
-            let on_message = {
+            let on_json: Rc<dyn Fn(String)> = {
                 let (dispatch, link) = (dispatch.clone(), link.clone());
-                Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                    let data = event.data();
-                    let Some(json) = data.as_string() else {
-                        if let Err(e) = save_file(&data) {
-                            dispatch.emit(Action::Failed(e));
-                        }
-                        return;
-                    };
+                Rc::new(move |json: String| {
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
                         Ok(Response::WarmedUp { json }) => {
@@ -103,6 +108,20 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                     }
                 })
             };
+            let on_message = {
+                let (dispatch, on_json) = (dispatch.clone(), on_json.clone());
+                Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                    let data = event.data();
+                    match data.as_string() {
+                        Some(json) => on_json(json),
+                        None => {
+                            if let Err(e) = save_file(&data) {
+                                dispatch.emit(Action::Failed(e));
+                            }
+                        }
+                    }
+                })
+            };
             let on_error = {
                 let dispatch = dispatch.clone();
                 Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
@@ -111,10 +130,22 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
             };
             let (worker, early) = match take_early_worker() {
                 Some((w, early)) => (Ok(w), early),
+                None if native.is_some() => (Err(JsValue::NULL), Array::new()),
                 None => (Worker::new(WORKER_URL), Array::new()),
             };
-            match worker {
-                Ok(w) => {
+            let mut socket = None;
+            if let Some(token) = native.as_ref() {
+                // The server analyses: the worker `boot.js` started is not needed.
+                if let Ok(w) = &worker {
+                    w.terminate();
+                }
+                match open(token, link.clone(), on_json.clone(), dispatch.clone()) {
+                    Ok(s) => socket = Some(s),
+                    Err(e) => dispatch.emit(Action::Failed(e)),
+                }
+            }
+            match worker.ok().filter(|_| native.is_none()) {
+                Some(w) => {
                     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                     link.borrow_mut().worker = Some(w);
@@ -128,16 +159,19 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                         let _ = handler.call1(&JsValue::NULL, &event);
                     }
                 }
-                Err(_) => dispatch.emit(Action::Failed("this browser could not start the analysis worker".into())),
+                None if native.is_some() => {}
+                None => dispatch.emit(Action::Failed("this browser could not start the analysis worker".into())),
             }
             move || {
                 if let Some(w) = link.borrow_mut().worker.take() {
                     w.terminate();
                 }
+                link.borrow_mut().socket = None;
+                drop(socket);
                 drop(on_message);
                 drop(on_error);
             }
         });
     }
-    AnalysisWorker { link, dispatch }
+    AnalysisWorker { link, dispatch, native: native.is_some() }
 }

@@ -21,6 +21,8 @@ pub struct HashView {
     pub ready: bool,
     /// Where its inputs came from (empty: opened files).
     pub sources: Vec<Source>,
+    /// They are analysed by the `longpole open --native` server that gave them.
+    pub native: bool,
     /// The open tab.
     pub tab: Tab,
     /// The chosen time window.
@@ -46,7 +48,7 @@ impl HashView {
             flame: self.flame,
             speedup: self.speedup,
         };
-        link::encode(&self.sources, &view)
+        link::encode(&self.sources, self.native, &view)
     }
 }
 
@@ -118,6 +120,7 @@ mod tests {
             run: 1,
             ready: true,
             sources: vec![Source { url: "samples/a.log".into(), sha256: None, token: None }],
+            native: false,
             tab: Tab::Graph,
             window: Some((5, 90)),
             selected: Some(TaskKey { uid: "U1".into(), start: None, lane: None }),

@@ -1,6 +1,6 @@
 //! What the page's handles on its workers share: the link that holds
-//! messages until a worker is ready ([`Link`]), and saving a file a worker
-//! made ([`save_file`]). Used by [`super::use_analysis_worker`] and
+//! messages until a worker (or a `longpole open --native` server's socket)
+//! is ready ([`Link`]), and saving a file a worker made ([`save_file`]). Used by [`super::use_analysis_worker`] and
 //! [`super::use_export_worker`].
 
 use crate::protocol::FILE_MESSAGE;
@@ -8,7 +8,7 @@ use js_sys::Array;
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{File, Worker};
+use web_sys::{File, WebSocket, Worker};
 
 /// The worker and the messages waiting for it to be ready.
 ///
@@ -18,6 +18,9 @@ use web_sys::{File, Worker};
 pub struct Link {
     /// The worker, once started.
     pub worker: Option<Worker>,
+    /// Or the native server's socket, once opened: it is sent the
+    /// messages' JSON only (the server reads its own files).
+    pub socket: Option<WebSocket>,
     /// It said it is ready.
     pub ready: bool,
     /// Messages waiting for it to be ready.
@@ -27,13 +30,17 @@ pub struct Link {
 impl Link {
     /// Posts `message` now, or once the worker is ready; false if no worker runs.
     pub fn post(&mut self, message: Object) -> bool {
-        match &self.worker {
-            Some(w) if self.ready => w.post_message(&message).is_ok(),
-            Some(_) => {
+        match (&self.worker, &self.socket) {
+            (_, Some(s)) if self.ready => {
+                let json = Reflect::get(&message, &JsValue::from_str("json")).ok().and_then(|j| j.as_string());
+                json.is_some_and(|j| s.send_with_str(&j).is_ok())
+            }
+            (Some(w), _) if self.ready => w.post_message(&message).is_ok(),
+            (Some(_), _) | (_, Some(_)) => {
                 self.waiting.push(message);
                 true
             }
-            None => false,
+            (None, None) => false,
         }
     }
 

@@ -7,9 +7,11 @@ mod chunks;
 mod fleet;
 mod http;
 mod includes;
+mod native;
 mod open;
 mod read;
 mod serve;
+mod socket;
 mod token;
 
 use anyhow::{bail, Context, Result};
@@ -173,6 +175,11 @@ enum Command {
         /// (a hidden tab may be heard from only once a minute).
         #[arg(long, default_value_t = 90)]
         linger: u64,
+        /// Read and analyse the files in this process, not in the tab, and
+        /// answer the page over a WebSocket (for inputs past a tab's
+        /// memory; see docs/native.md).
+        #[arg(long)]
+        native: bool,
     },
     /// Read a file and write it back in its own format (decompressed), byte
     /// for byte as it was: what longpole does not interpret is kept.
@@ -346,9 +353,9 @@ fn run(cli: Cli) -> Result<()> {
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
         Command::Serve { port, bind } => serve::serve(bind, port)?,
-        Command::Open { files, compare, no_browser, print_url, port, bind, linger } => {
+        Command::Open { files, compare, no_browser, print_url, port, bind, linger, native } => {
             bundle::required()?;
-            let server = open::OpenServer::start(&files, &compare, bind, port)?;
+            let server = open::OpenServer::start(&files, &compare, bind, port, native.then_some(threads))?;
             let opened = if no_browser { Ok(()) } else { browser::open(server.link()) };
             if print_url || opened.is_err() {
                 emit(&format!("{}\n", server.link()))?;

@@ -8,15 +8,19 @@
 //! token while it is open; the server stops once it has heard nothing for
 //! a while. No answer carries a CORS header, so no page of another origin
 //! reads anything, and a request whose `Host` is not the loopback address
-//! it was sent to (DNS rebinding) is refused.
+//! it was sent to (DNS rebinding) is refused. With `--native`, the files
+//! are also read and analysed here ([`crate::native`]) and the link says
+//! `native=1`: the page may then ask over a WebSocket ([`crate::socket`]).
 
-use crate::{http, token};
+use crate::native::Native;
+use crate::{http, socket, token};
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tiny_http::{Method, Request, Response, Server};
@@ -38,6 +42,12 @@ struct State {
     hosts: Option<Vec<String>>,
     /// When the page last asked for anything with the token.
     last_seen: Mutex<Option<Instant>>,
+    /// The page's origin, the only one the socket answers.
+    origin: String,
+    /// The files read and analysed here, with `--native`.
+    native: Option<Arc<Native>>,
+    /// Sockets the page holds open: the page is there while one is.
+    sockets: AtomicUsize,
 }
 
 impl State {
@@ -56,15 +66,27 @@ pub struct OpenServer {
 impl OpenServer {
     /// Listens on `bind` (loopback when None) and `port` (0: a free one) for
     /// `files` (side A's when `vs` is not empty) and `vs` (side B's), each
-    /// read once for its SHA-256.
-    pub fn start(files: &[PathBuf], vs: &[PathBuf], bind: Option<IpAddr>, port: u16) -> Result<OpenServer> {
+    /// read once for its SHA-256; with `native` (a thread count), they are
+    /// read and analysed here instead, from now on, on that many threads
+    /// (and the link has no digests: the page does not fetch them).
+    pub fn start(
+        files: &[PathBuf],
+        vs: &[PathBuf],
+        bind: Option<IpAddr>,
+        port: u16,
+        native: Option<usize>,
+    ) -> Result<OpenServer> {
         let (server, addr) = http::listen(bind, port)?;
         let token = token::random()?;
+        let base = http::base_url(addr);
         let mut state = State {
             token: token.clone(),
             files: HashMap::new(),
             hosts: bind.is_none().then(|| accepted_hosts(addr)),
             last_seen: Mutex::new(None),
+            origin: base.trim_end_matches('/').to_owned(),
+            native: native.map(|threads| Native::start(files.to_vec(), vs.to_vec(), threads)),
+            sockets: AtomicUsize::new(0),
         };
         let mut link = Vec::new();
         for (paths, key, digest_key) in [(files, "src", "sha256"), (vs, "vs", "vs_sha256")] {
@@ -75,13 +97,18 @@ impl OpenServer {
                 // The URL's path, whose last part the page names the input by.
                 let url = format!("{FILES}{id}/{}", http::encode(&name));
                 link.push(format!("{key}={}", http::encode(&url)));
-                digests.push(format!("{digest_key}={}", sha256(path)?));
+                if native.is_none() {
+                    digests.push(format!("{digest_key}={}", sha256(path)?));
+                }
                 state.files.insert(format!("{FILES}{id}/{name}"), path.clone());
             }
             link.extend(digests);
         }
         link.push(format!("token={token}"));
-        let link = format!("{}#{}", http::base_url(addr), link.join("&"));
+        if native.is_some() {
+            link.push("native=1".to_owned());
+        }
+        let link = format!("{base}#{}", link.join("&"));
         Ok(OpenServer { server, state: Arc::new(state), link })
     }
 
@@ -92,12 +119,14 @@ impl OpenServer {
 
     /// Answers requests until nothing has come with the token for
     /// `linger`, counted from the first such request, or from now if
-    /// `clock_now` (a browser was started on the link).
+    /// `clock_now` (a browser was started on the link), while the page
+    /// holds no socket open.
     pub fn run(self, linger: Duration, clock_now: bool) -> Result<()> {
         let started = Instant::now();
         loop {
             let seen = *self.state.last_seen.lock().unwrap_or_else(PoisonError::into_inner);
-            if seen.or(clock_now.then_some(started)).is_some_and(|t| t.elapsed() > linger) {
+            let open = self.state.sockets.load(Ordering::SeqCst) > 0;
+            if !open && seen.or(clock_now.then_some(started)).is_some_and(|t| t.elapsed() > linger) {
                 eprintln!("longpole: the page has been gone for {} s: stopping", linger.as_secs());
                 return Ok(());
             }
@@ -139,6 +168,16 @@ fn answer(state: &State, request: Request) {
     let Some(path) = http::path_of(&request).filter(|p| p.starts_with("_longpole/")) else {
         return http::serve_bundle(request);
     };
+    if let (socket::PATH, Some(native)) = (path.as_str(), &state.native) {
+        state.sockets.fetch_add(1, Ordering::SeqCst);
+        let served = socket::serve(request, &state.origin, &state.token, native, &|| state.seen());
+        state.sockets.fetch_sub(1, Ordering::SeqCst);
+        // The linger counts from the page's socket's close.
+        if served {
+            state.seen();
+        }
+        return;
+    }
     if !http::header(&request, TOKEN_HEADER).is_some_and(|t| token::same(t, &state.token)) {
         return http::refuse(request, 403, "this needs the token of the page longpole open opened");
     }

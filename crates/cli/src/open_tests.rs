@@ -26,7 +26,7 @@ struct Running {
 }
 
 fn start(files: &[PathBuf], vs: &[PathBuf], linger: Duration) -> Running {
-    let server = OpenServer::start(files, vs, None, 0).unwrap();
+    let server = OpenServer::start(files, vs, None, 0, None).unwrap();
     let link = server.link().to_owned();
     let (base, fragment) = link.split_once('#').unwrap();
     let addr = base.strip_prefix("http://").unwrap().trim_end_matches('/').to_owned();

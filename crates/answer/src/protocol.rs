@@ -1,4 +1,5 @@
-//! The messages between the page and its analysis worker.
+//! The messages between the page and its analysis worker (or the
+//! `longpole open --native` process, over a WebSocket: the same JSON).
 //!
 //! Both directions carry JSON text, so the types stay plain Rust and
 //! testable natively. A request that reads files also carries the `File`
@@ -27,6 +28,8 @@ pub type RunId = u32;
 /// `{type, run, name, mime, bytes}` with its bytes a `Uint8Array` whose
 /// buffer is moved, not copied (a JSON array of numbers took four times
 /// the file's size, and an export of hundreds of MB stopped the worker).
+/// Over `longpole open --native`'s WebSocket it is a text frame of JSON
+/// `{type, run, name, mime}` and then a binary frame of the bytes.
 pub const FILE_MESSAGE: &str = "File";
 
 /// The timeline's width before it has measured itself, px.
@@ -47,7 +50,7 @@ pub fn first_bars(view: &RunView) -> Option<(Viewport, std::ops::Range<usize>)> 
     Some((Viewport { start, end, width }, frame.lanes_between(-LANE_MARGIN, FIRST_HEIGHT + LANE_MARGIN)))
 }
 
-/// One input a link names ([`crate::link`]).
+/// One input a link names (the app's `link.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// Its URL, as the link gives it (absolute, or relative to the page).
@@ -89,7 +92,7 @@ pub enum Request {
         memory_limit: Option<u64>,
     },
     /// Read the build graph sent alongside, for the worker that started
-    /// this one (see [`crate::graph_worker`]); not sent by the page.
+    /// this one (the app's `graph_worker.rs`); not sent by the page.
     ReadGraph,
     /// Stop the run, if it is still going.
     Cancel {
@@ -288,7 +291,7 @@ pub enum Export {
     /// Folded stacks (inferno / FlameGraph) of one timing kind (its index).
     Folded(u8),
     /// Every timing kind's statistics as CSV. (The workbook is the export
-    /// worker's: [`crate::export_protocol::ExportFile::Workbook`].)
+    /// worker's: the app's `ExportFile::Workbook`.)
     StatisticsCsv,
 }
 
@@ -323,7 +326,7 @@ pub struct Progress {
 pub enum Response {
     /// The worker has started and listens.
     Ready,
-    /// A result of the worker's warm-up ([`crate::warm_up`]) as JSON, sent so
+    /// A result of the worker's warm-up (the app's `warm_up.rs`) as JSON, sent so
     /// that the page warms up its decoding of results on it, then drops it.
     /// (A struct variant: an internally tagged enum cannot carry a bare
     /// string, and serde refuses to encode one.)
@@ -532,6 +535,15 @@ impl std::fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
+impl EncodeError {
+    /// A [`Response::Failed`] in its place, as JSON, said by `who` (`longpole's
+    /// analysis worker`), built as a JSON value (whose text form cannot fail).
+    pub fn failure_json(&self, who: &str) -> String {
+        let message = format!("{who} {self}; please report this");
+        serde_json::json!({ "type": "Failed", "run": self.run.unwrap_or(0), "message": message }).to_string()
+    }
+}
+
 impl Request {
     /// Encodes for `postMessage`.
     pub fn to_json(&self) -> Result<String, EncodeError> {
@@ -633,6 +645,12 @@ mod tests {
         let e = serde_json::to_string(&TupleKeys).unwrap_err();
         let failed = EncodeError { what: "Done".into(), run: Some(7), cause: e };
         assert_eq!(failed.to_string(), "could not encode the message Done of run 7: key must be a string");
+        let json: serde_json::Value = serde_json::from_str(&failed.failure_json("longpole")).unwrap();
+        assert_eq!(json["run"], 7);
+        assert_eq!(
+            json["message"],
+            "longpole could not encode the message Done of run 7: key must be a string; please report this"
+        );
         let r = Response::Cancelled { run: 4 };
         assert_eq!(r.run(), Some(4));
     }
