@@ -4,7 +4,7 @@
 //! a rolling Spark event log's parts one after the other as one input
 //! ([`read_parts`]).
 
-use crate::slice_feed::SliceFeed;
+use crate::slice_feed::{FeedError, SliceFeed};
 use crate::worker_io::{feed, js_error, Stop};
 use js_sys::Uint8Array;
 use longpole_core::{Ingest, Input};
@@ -19,7 +19,8 @@ use web_sys::File;
 /// awaited, so the worker's other messages (a cancel) are handled meanwhile.
 /// A file of more than one slice is read by a reader worker
 /// ([`SliceFeed`]), so the next slices arrive while the core parses this
-/// one; a smaller file, or one whose reader cannot start, is read here,
+/// one; a smaller file, or one whose reader cannot start or stops (its
+/// script not served, say), is read here from where the reader left it,
 /// the next slice asked for before this one is parsed.
 pub async fn read_file(file: &File, slice: usize, between: impl FnMut(&Ingest, u64) -> bool) -> Result<Input, Stop> {
     read_file_tapped(file, slice, |_| {}, between).await
@@ -71,8 +72,8 @@ pub async fn read_parts(
 /// Where a file's slices come from: a reader worker, or this thread.
 enum Slices<'a> {
     /// A reader worker's: the feed, the end of the bytes it gave so far,
-    /// the file's size and the slice's.
-    Fed { feed: SliceFeed, at: f64, size: f64, step: f64 },
+    /// the file, its size and the slice's.
+    Fed { feed: SliceFeed, at: f64, size: f64, step: f64, file: &'a File },
     /// Asked here, one ahead: the slice asked for (if any is left), the end
     /// of the bytes asked for so far, the file and the slice's size.
     Here { next: Option<Result<JsFuture, String>>, at: f64, file: &'a File, step: f64 },
@@ -84,23 +85,38 @@ impl<'a> Slices<'a> {
         let size = file.size();
         if size > step {
             if let Ok(feed) = SliceFeed::start(file, step as usize) {
-                return Slices::Fed { feed, at: 0.0, size, step };
+                return Slices::Fed { feed, at: 0.0, size, step, file };
             }
         }
-        let next = (size > 0.0).then(|| ask_slice(file, 0.0, step.min(size)));
-        Slices::Here { next, at: 0.0, file, step }
+        Slices::here(file, 0.0, step)
+    }
+
+    /// The slices of `file` from byte `from`, asked for by this thread.
+    fn here(file: &'a File, from: f64, step: f64) -> Slices<'a> {
+        let size = file.size();
+        let next = (from < size).then(|| ask_slice(file, from, (from + step).min(size)));
+        Slices::Here { next, at: from, file, step }
     }
 
     /// The next slice's bytes (an `ArrayBuffer`), or why they could not be
     /// read; `None` after the last.
     async fn next(&mut self) -> Option<Result<JsValue, String>> {
         match self {
-            Slices::Fed { feed, at, size, step } => {
+            Slices::Fed { feed, at, size, step, file } => {
                 if *at >= *size {
                     return None;
                 }
-                *at = (*at + *step).min(*size);
-                Some(feed.next().await)
+                match feed.next().await {
+                    Ok(buffer) => {
+                        *at = (*at + *step).min(*size);
+                        Some(Ok(buffer))
+                    }
+                    Err(FeedError::Read(e)) => Some(Err(e)),
+                    Err(FeedError::Stopped(_)) => {
+                        *self = Slices::here(file, *at, *step);
+                        Box::pin(self.next()).await
+                    }
+                }
             }
             Slices::Here { next, at, file, step } => {
                 let asked = next.take()?;

@@ -12,12 +12,21 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{ErrorEvent, File, MessageEvent, Worker};
+use web_sys::{Event, File, MessageEvent, Worker};
 
 /// The reader's script, beside the worker's (index.html copies it).
 const READER_URL: &str = "./slice_reader.js";
 /// Slices handed over and not yet taken, at most: one to parse, one arriving.
 const AHEAD: u32 = 2;
+
+/// Why a slice did not come.
+pub enum FeedError {
+    /// The reader worker itself stopped (it could not load, or failed):
+    /// the slices can still be read by the asking thread.
+    Stopped(String),
+    /// The file could not be read.
+    Read(String),
+}
 
 /// The messages come in here and wake the one waiting for them.
 #[derive(Default)]
@@ -41,7 +50,7 @@ pub struct SliceFeed {
     worker: Worker,
     inbox: Rc<RefCell<Inbox>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl SliceFeed {
@@ -55,10 +64,14 @@ impl SliceFeed {
         };
         let on_error = {
             let inbox = inbox.clone();
-            Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            // A script that did not load gives a plain `Event`, an error
+            // inside it an `ErrorEvent` with a message.
+            Closure::<dyn FnMut(Event)>::new(move |e: Event| {
                 e.prevent_default();
+                let said = Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
+                let why = said.unwrap_or_else(|| format!("{READER_URL} did not load"));
                 let m = Object::new();
-                let _ = Reflect::set(&m, &"error".into(), &format!("the slice reader stopped: {}", e.message()).into());
+                let _ = Reflect::set(&m, &"stopped".into(), &format!("the slice reader stopped: {why}").into());
                 inbox.borrow_mut().put(m.into());
             })
         };
@@ -72,19 +85,23 @@ impl SliceFeed {
         Ok(SliceFeed { worker, inbox, _on_message: on_message, _on_error: on_error })
     }
 
-    /// The next slice, as an `ArrayBuffer`, or why it could not be read.
-    pub async fn next(&self) -> Result<JsValue, String> {
+    /// The next slice, as an `ArrayBuffer`, or why it did not come.
+    pub async fn next(&self) -> Result<JsValue, FeedError> {
+        let text = |m: &JsValue, key: &str| Reflect::get(m, &key.into()).ok().and_then(|e| e.as_string());
         loop {
             let message = self.inbox.borrow_mut().messages.pop_front();
             if let Some(m) = message {
-                if let Some(error) = Reflect::get(&m, &"error".into()).ok().and_then(|e| e.as_string()) {
-                    return Err(error);
+                if let Some(why) = text(&m, "stopped") {
+                    return Err(FeedError::Stopped(why));
                 }
-                return Reflect::get(&m, &"buffer".into()).map_err(js_error);
+                if let Some(error) = text(&m, "error") {
+                    return Err(FeedError::Read(error));
+                }
+                return Reflect::get(&m, &"buffer".into()).map_err(|e| FeedError::Read(js_error(e)));
             }
             let inbox = self.inbox.clone();
             let woken = Promise::new(&mut |resolve, _reject| inbox.borrow_mut().waiting = Some(resolve));
-            JsFuture::from(woken).await.map_err(js_error)?;
+            JsFuture::from(woken).await.map_err(|e| FeedError::Stopped(js_error(e)))?;
         }
     }
 
