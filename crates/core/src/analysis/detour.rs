@@ -46,13 +46,14 @@ pub struct Detours {
     /// For each path task (by its index on the path): the last end of the
     /// longest chain avoiding it (ns, `None`: no chain), and how it goes.
     best: Vec<(Option<Nanos>, Via)>,
-    /// Each position's longest way on to the run's end: `NONE` (it ends
-    /// there), a position, or `GATE | x` (through receiving task x's gate).
-    tail_next: Vec<u32>,
     /// Each receiving task's transfer with the longest way on.
     gate_next: Vec<u32>,
     /// Each receiving task's shared dependency that ended last.
     gate_head: Vec<u32>,
+    /// Each position's first off the path on the longest chain to it.
+    off_before: Vec<u32>,
+    /// Each position's first off the path on it and its way on.
+    off_after: Vec<u32>,
 }
 
 impl Detours {
@@ -125,8 +126,12 @@ impl Detours {
                 }
             }
         }
-        let gate_next = gate_tail.iter().map(|&(_, t)| t).collect();
-        Detours { best: tree.answers(), tail_next, gate_next, gate_head }
+        let gate_next: Vec<u32> = gate_tail.iter().map(|&(_, t)| t).collect();
+        let mut on_path = vec![false; n];
+        path.iter().for_each(|&p| on_path[p] = true);
+        let off_before = off_path_before(replay, ends, &on_path);
+        let off_after = off_path_after(&tail_next, &gate_next, &on_path);
+        Detours { best: tree.answers(), gate_next, gate_head, off_before, off_after }
     }
 
     /// The last end of the longest chain that avoids the `i`-th path task
@@ -135,44 +140,56 @@ impl Detours {
         self.best[i].0
     }
 
-    /// The positions of that chain, first first.
-    pub fn chain(&self, replay: &Replay, ends: &[Nanos], i: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let on = |q: u32, out: &mut Vec<usize>| {
-            out.push(q as usize);
-            self.tail_from(q, out);
+    /// The first position of that chain, first first, that is not on the
+    /// path (`None`: it has none, or there is no chain).
+    pub fn first_off_path(&self, i: usize) -> Option<usize> {
+        let (before, after) = match self.best[i].1 {
+            Via::Nothing => (NONE, NONE),
+            Via::Step(d, q) => (d, q),
+            Via::IntoGate(d, x) => (d, self.gate_next[x as usize]),
+            Via::OutOfGate(x, t) => (self.gate_head[x as usize], t),
+            Via::From(s) => (NONE, s),
+            Via::To(u) => (u, NONE),
         };
-        match self.best[i].1 {
-            Via::Nothing => {}
-            Via::Step(d, q) => {
-                out = replay.path_from(d as usize, ends);
-                on(q, &mut out);
-            }
-            Via::IntoGate(d, x) => {
-                out = replay.path_from(d as usize, ends);
-                on(self.gate_next[x as usize], &mut out);
-            }
-            Via::OutOfGate(x, t) => {
-                out = replay.path_from(self.gate_head[x as usize] as usize, ends);
-                on(t, &mut out);
-            }
-            Via::From(s) => on(s, &mut out),
-            Via::To(u) => out = replay.path_from(u as usize, ends),
-        }
-        out
+        let first = |off: &[u32], q: u32| (q != NONE).then(|| off[q as usize]).filter(|&o| o != NONE);
+        first(&self.off_before, before).or_else(|| first(&self.off_after, after)).map(|q| q as usize)
     }
+}
 
-    /// Appends the longest way on from position `q` to the run's end.
-    fn tail_from(&self, mut q: u32, out: &mut Vec<usize>) {
-        loop {
-            q = match self.tail_next[q as usize] {
-                NONE => return,
-                g if g & GATE != 0 => self.gate_next[(g & !GATE) as usize],
-                v => v,
-            };
-            out.push(q as usize);
-        }
+/// For each position: the first position off `path` on the longest chain
+/// to it (as [`Replay::path_from`] walks it), first first; `NONE` if all of
+/// it is on the path.
+fn off_path_before(replay: &Replay, ends: &[Nanos], on_path: &[bool]) -> Vec<u32> {
+    let mut off = vec![NONE; replay.len()];
+    for q in 0..replay.len() {
+        let came = replay.waits_for(q).max_by_key(|&d| (ends[d as usize], std::cmp::Reverse(d)));
+        let earlier = came.map_or(NONE, |d| off[d as usize]);
+        off[q] = if earlier != NONE || on_path[q] { earlier } else { q as u32 };
     }
+    off
+}
+
+/// For each position: the first position off the path of it and its
+/// longest way on to the run's end (`tail_next`, through gates by
+/// `gate_next`); `NONE` if all of it is on the path. Every step on goes to
+/// a later position.
+fn off_path_after(tail_next: &[u32], gate_next: &[u32], on_path: &[bool]) -> Vec<u32> {
+    let mut off = vec![NONE; tail_next.len()];
+    for q in (0..tail_next.len()).rev() {
+        off[q] = if !on_path[q] {
+            q as u32
+        } else {
+            match tail_next[q] {
+                NONE => NONE,
+                g if g & GATE != 0 => match gate_next[(g & !GATE) as usize] {
+                    NONE => NONE,
+                    t => off[t as usize],
+                },
+                v => off[v as usize],
+            }
+        };
+    }
+    off
 }
 
 /// The largest offer over each path task: a segment tree over the path's

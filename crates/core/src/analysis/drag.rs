@@ -45,6 +45,8 @@ pub struct Drags<'a> {
     on_path: Vec<bool>,
     path: Vec<usize>,
     wall: Nanos,
+    /// The last end of the run as it was.
+    last: Nanos,
 }
 
 impl<'a> Drags<'a> {
@@ -55,7 +57,8 @@ impl<'a> Drags<'a> {
         let path = replay.path(&ends);
         let mut on_path = vec![false; replay.len()];
         path.iter().for_each(|&p| on_path[p] = true);
-        Drags { wall: replay.wall(&ends), replay, ends, slack, on_path, path }
+        let last = ends.iter().copied().max().unwrap_or(0);
+        Drags { wall: replay.wall(&ends), last, replay, ends, slack, on_path, path }
     }
 
     /// The run's path, as positions of the replay, first first.
@@ -70,8 +73,21 @@ impl<'a> Drags<'a> {
 
     /// Position `p`'s figures.
     pub fn lever(&self, p: usize) -> Lever {
-        let detours = self.on_path[p].then(|| Detours::new(self.replay, &self.ends, &self.path));
-        self.lever_with(&mut None, detours.as_ref(), p)
+        self.levers_at([p]).remove(0)
+    }
+
+    /// The figures of positions `ps`, in their order: the detours around
+    /// the path and the player are made once for all of them.
+    pub fn levers_at(&self, ps: impl IntoIterator<Item = usize>) -> Vec<Lever> {
+        let mut detours = None;
+        let mut player = None;
+        ps.into_iter()
+            .map(|p| {
+                let detours = self.on_path[p]
+                    .then(|| &*detours.get_or_insert_with(|| Detours::new(self.replay, &self.ends, &self.path)));
+                self.lever_with(&mut player, detours, p)
+            })
+            .collect()
     }
 
     /// Position `p`'s figures: a path task's from the `detours` around the
@@ -83,12 +99,12 @@ impl<'a> Drags<'a> {
         }
         let on_path = self.path.binary_search(&p).ok();
         if let (Some(i), Some(detours)) = (on_path, detours) {
-            let last = self.ends.iter().copied().max().unwrap_or(0);
+            let last = self.last;
             let without = detours.longest_without(i);
             let saved = |by: Nanos| by.min(without.map_or(by, |w| last - w));
             let next_pole = without
                 .filter(|&w| w > last - duration)
-                .and_then(|_| detours.chain(self.replay, &self.ends, i).into_iter().find(|&q| !self.on_path[q]))
+                .and_then(|_| detours.first_off_path(i))
                 .map(|q| self.replay.task(q));
             return Lever {
                 task,
@@ -115,10 +131,8 @@ impl<'a> Drags<'a> {
             off.select_nth_unstable_by_key(others, longest);
             off.truncate(others);
         }
-        let detours = Detours::new(self.replay, &self.ends, &self.path);
-        let mut player = None;
-        let mut out: Vec<(usize, Lever)> =
-            self.path.iter().chain(&off).map(|&p| (p, self.lever_with(&mut player, Some(&detours), p))).collect();
+        let ps: Vec<usize> = self.path.iter().chain(&off).copied().collect();
+        let mut out: Vec<(usize, Lever)> = ps.iter().copied().zip(self.levers_at(ps.iter().copied())).collect();
         out.sort_by_key(|(p, l)| (std::cmp::Reverse(l.drag), std::cmp::Reverse(l.duration), *p));
         out.into_iter().map(|(_, l)| l).collect()
     }

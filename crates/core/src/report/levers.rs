@@ -6,7 +6,7 @@
 use crate::analysis::critical_path::ya_path;
 use crate::analysis::drag::{Drags, Lever};
 use crate::analysis::replay::Replay;
-use crate::model::{Model, TaskId};
+use crate::model::Model;
 use crate::numbers::duration_label;
 use crate::numbers::Ms;
 use crate::run::Dataset;
@@ -61,11 +61,13 @@ pub fn add_levers_json(d: &Dataset, report: &mut Value) {
     report["levers"] = json!(levers.iter().take(SHOWN).map(|l| lever_json(m, l)).collect::<Vec<_>>());
     let path = ya_path(m).0.tasks;
     let pos = positions(m, &replay);
-    let drag = |t: TaskId| pos[t.index()].map(|p| Ms(drags.lever(p as usize).drag).json());
+    let at: Vec<Option<usize>> = path.iter().map(|t| pos[t.index()].map(|p| p as usize)).collect();
+    let mut path_levers = drags.levers_at(at.iter().flatten().copied()).into_iter();
+    let drags_ms: Vec<Value> = at.iter().map(|p| json!(p.and_then(|_| path_levers.next()).map(|l| Ms(l.drag).json()))).collect();
     for steps in ["tasks", "steps"] {
         if let Some(Value::Array(entries)) = report.get_mut("critical_path").and_then(|c| c.get_mut(steps)) {
             if entries.len() == path.len() {
-                entries.iter_mut().zip(&path).for_each(|(e, &t)| e["drag_ms"] = json!(drag(t)));
+                entries.iter_mut().zip(&drags_ms).for_each(|(e, d)| e["drag_ms"] = d.clone());
             }
         }
     }
