@@ -10,12 +10,15 @@
 // cannot be loosened once parsed, and only the link knows whether the page
 // may connect anywhere but its own origin. By default it may not; a link
 // `#src=URL` (src/link.rs) adds URL's origin to connect-src, and nothing
-// else. A hash later changed to name other inputs reloads the page
+// else. A link `native=1` (`longpole open --native`, src/hooks/native_socket.rs)
+// adds the page's own host as ws: (wss: on https), which CSP level 2
+// browsers do not count as 'self'. A hash later changed to name other inputs reloads the page
 // (src/hooks/use_link_load.rs), so this runs again for them.
 const policy = (() => {
   const origins = new Set();
   for (const part of location.hash.replace(/^#/, '').split('&')) {
     const at = part.indexOf('=');
+    if (part === 'native=1') origins.add(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`);
     if (part.slice(0, at) !== 'src') continue;
     try {
       const url = new URL(decodeURIComponent(part.slice(at + 1)), location.href);

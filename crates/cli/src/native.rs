@@ -5,14 +5,18 @@
 //! the answers sent over the WebSocket ([`crate::socket`]).
 
 use crate::{includes, read};
-use longpole_answer::protocol::{Request, Response, RunId};
+use longpole_answer::protocol::{Progress, Request, Response, RunId};
 use longpole_answer::{Loaded, Session, Sink};
 use longpole_core::reconcile::reconcile_with;
 use longpole_core::report::{in_turn, Join};
 use longpole_core::Analysis;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often a page waiting for the files hears how far their reading has come.
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 /// What a native page says of files it holds (dropped or picked).
 const NOT_HERE: &str = "this page shows what the longpole process read (longpole open --native); to open other \
@@ -36,6 +40,12 @@ pub struct Native {
     /// Told when the reading ends.
     read: Condvar,
     session: Mutex<Session>,
+    /// Bytes read so far, over both sides.
+    done: Arc<AtomicU64>,
+    /// Bytes of all the files, and the first one's name.
+    total: u64,
+    first: String,
+    began: Instant,
 }
 
 /// Locks `m`, whatever a thread that panicked while holding it left.
@@ -51,11 +61,16 @@ impl Native {
             reading: Mutex::new(Reading::Going),
             read: Condvar::new(),
             session: Mutex::new(Session::default()),
+            done: Arc::default(),
+            total: files.iter().chain(&vs).map(|p| size(p)).sum(),
+            first: files.first().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            began: Instant::now(),
         });
         let reader = native.clone();
         std::thread::spawn(move || {
-            let read = analyse(&files, threads).and_then(|a| {
-                let b = if vs.is_empty() { None } else { Some(analyse(&vs, threads)?) };
+            let done = &reader.done;
+            let read = analyse(&files, threads, done).and_then(|a| {
+                let b = if vs.is_empty() { None } else { Some(analyse(&vs, threads, done)?) };
                 Ok((a, b))
             });
             *lock(&reader.reading) = match read {
@@ -67,10 +82,40 @@ impl Native {
         native
     }
 
-    /// Waits until the files are read (or could not be).
-    fn wait(&self) -> MutexGuard<'_, Reading> {
-        let reading = lock(&self.reading);
-        self.read.wait_while(reading, |r| matches!(r, Reading::Going)).unwrap_or_else(PoisonError::into_inner)
+    /// Waits until the files are read (or could not be), telling `sink`
+    /// how far the reading has come every [`PROGRESS_EVERY`], as run `run`'s progress.
+    fn wait(&self, run: RunId, sink: &mut dyn Sink) -> MutexGuard<'_, Reading> {
+        let mut reading = lock(&self.reading);
+        loop {
+            let waited = self.read.wait_timeout_while(reading, PROGRESS_EVERY, |r| matches!(r, Reading::Going));
+            let timed_out;
+            (reading, timed_out) = match waited {
+                Ok((guard, t)) => (guard, t.timed_out()),
+                Err(poisoned) => (poisoned.into_inner().0, false),
+            };
+            if !timed_out || !matches!(*reading, Reading::Going) {
+                return reading;
+            }
+            sink.send(&Response::Progress(self.progress(run)));
+        }
+    }
+
+    /// How far the reading has come, as run `run`'s progress.
+    fn progress(&self, run: RunId) -> Progress {
+        let bytes_done = self.done.load(Ordering::Relaxed);
+        let elapsed_ms = self.began.elapsed().as_secs_f64() * 1e3;
+        Progress {
+            run,
+            file: 0,
+            name: self.first.clone(),
+            bytes_done,
+            bytes_total: Some(self.total),
+            mb_per_s: bytes_done as f64 / 1e3 / elapsed_ms.max(1.0),
+            elapsed_ms,
+            format: None,
+            lines: 0,
+            diagnostics: 0,
+        }
     }
 
     /// Answers one of the page's requests into `sink`, as the worker
@@ -95,7 +140,7 @@ impl Native {
                     c.renumber(run);
                     return c.answer(session.loaded.as_ref(), settings, &elapsed_ms, sink);
                 }
-                match &mut *self.wait() {
+                match &mut *self.wait(run, sink) {
                     // Side A read here, or already loaded as the page's run.
                     Reading::Read(a, b) if b.is_some() && (a.is_some() || session.loaded.is_some()) => {
                         let Some(b) = b.take() else { return };
@@ -116,7 +161,7 @@ impl Native {
     fn load(&self, run: RunId, elapsed_ms: &dyn Fn() -> f64, sink: &mut dyn Sink) {
         let mut session = lock(&self.session);
         if session.loaded.is_none() {
-            match &mut *self.wait() {
+            match &mut *self.wait(run, sink) {
                 Reading::Read(a, _) => session.loaded = a.take().map(|a| Loaded::of(run, a)),
                 Reading::Failed(message) => return sink.send(&Response::Failed { run, message: message.clone() }),
                 Reading::Going => {}
@@ -131,13 +176,22 @@ impl Native {
     }
 }
 
-/// Reads `paths` as `longpole analyze` does and analyses them together.
-fn analyse(paths: &[PathBuf], threads: usize) -> anyhow::Result<Analysis> {
+/// Reads `paths` as `longpole analyze` does, adding the bytes read to
+/// `done`, and analyses them together.
+fn analyse(paths: &[PathBuf], threads: usize, done: &Arc<AtomicU64>) -> anyhow::Result<Analysis> {
     let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    let mut inputs = read::read_all(&paths, threads, false)?;
+    let mut inputs = read::read_counting(&paths, threads, false, done.clone())?;
     includes::read_includes(&mut inputs, &paths, threads)?;
     let join: Join<'_> = if threads > 1 { &crate::both } else { &in_turn };
     Ok(reconcile_with(inputs, join))
+}
+
+/// The bytes of `path`: a file's, or a folder's files' (a rolling Spark event log).
+fn size(path: &Path) -> u64 {
+    match std::fs::read_dir(path) {
+        Ok(entries) => entries.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum(),
+        Err(_) => std::fs::metadata(path).map_or(0, |m| m.len()),
+    }
 }
 
 /// The most memory this process has held, bytes (Linux's `VmHWM`; 0

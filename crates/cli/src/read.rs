@@ -20,9 +20,9 @@ use longpole_core::formats::{Prepared, Preparer};
 use longpole_core::{Ingest, Input};
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Size of the slices files are read in.
@@ -35,20 +35,30 @@ const IN_FLIGHT: usize = 2;
 /// Reads shorter than this show no progress.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
-/// The progress lines, drawn once reading has taken [`QUIET_FOR`].
+/// The progress lines, drawn once reading has taken [`QUIET_FOR`], and
+/// the bytes read over all files, for whoever else shows progress.
 struct Progress {
     multi: MultiProgress,
     started: Instant,
     shown: AtomicBool,
+    done: Arc<AtomicU64>,
 }
 
 impl Progress {
-    fn new() -> Self {
+    fn new(done: Arc<AtomicU64>) -> Self {
         Progress {
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::hidden()),
             started: Instant::now(),
             shown: AtomicBool::new(false),
+            done,
         }
+    }
+
+    /// `bytes` more of `bar`'s file read.
+    fn advance(&self, bar: &ProgressBar, bytes: usize) {
+        bar.inc(bytes as u64);
+        self.done.fetch_add(bytes as u64, Ordering::Relaxed);
+        self.tick();
     }
 
     /// A bar for one file of `total` bytes.
@@ -75,17 +85,27 @@ impl Progress {
 /// keeping every byte of each (for rewriting and dumps) when
 /// `keep_source`; the first failure in the order given is the error.
 pub fn read_all(paths: &[&Path], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
+    read_counting(paths, threads, keep_source, Arc::default())
+}
+
+/// [`read_all`], adding the bytes read to `done` as they are read (for
+/// `longpole open --native`'s progress messages).
+pub fn read_counting(paths: &[&Path], threads: usize, keep_source: bool, done: Arc<AtomicU64>) -> Result<Vec<Input>> {
     let names: Vec<String> = paths
         .iter()
         .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
         .collect();
-    read_named(paths, &names, threads, keep_source)
+    read_in(paths, &names, threads, keep_source, &Progress::new(done))
 }
 
 /// [`read_all`], each input named `names[i]` rather than by its file name
 /// (an included ninja file by the path its manifest gives).
 pub fn read_named(paths: &[&Path], names: &[String], threads: usize, keep_source: bool) -> Result<Vec<Input>> {
-    let progress = Progress::new();
+    read_in(paths, names, threads, keep_source, &Progress::new(Arc::default()))
+}
+
+/// [`read_named`], its progress shown by `progress`.
+fn read_in(paths: &[&Path], names: &[String], threads: usize, keep_source: bool, progress: &Progress) -> Result<Vec<Input>> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<Input>>>> = paths.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
@@ -93,7 +113,7 @@ pub fn read_named(paths: &[&Path], names: &[String], threads: usize, keep_source
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let (Some(path), Some(name)) = (paths.get(i), names.get(i)) else { break };
-                let read = read(path, name, &progress, threads, keep_source);
+                let read = read(path, name, progress, threads, keep_source);
                 *results[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(read);
             });
         }
@@ -162,8 +182,7 @@ fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_sourc
         let mut buf = Vec::new();
         while let Some(chunk) = chunks.next(buf).with_context(cannot_read)? {
             ingest.feed(&chunk)?;
-            bar.inc(chunk.len() as u64);
-            progress.tick();
+            progress.advance(&bar, chunk.len());
             buf = chunk;
             if let Some(preparer) = ingest.preparer().filter(|_| threads > 1 && single) {
                 read_ahead(&mut ingest, chunks, preparer, &bar, progress).with_context(cannot_read)?;
@@ -207,8 +226,7 @@ fn read_ahead(
         });
         let fed = ahead_rx.iter().try_for_each(|(chunk, prepared)| -> Result<()> {
             ingest.feed_prepared(&chunk, &prepared)?;
-            bar.inc(chunk.len() as u64);
-            progress.tick();
+            progress.advance(&bar, chunk.len());
             // A full queue means enough spares: these are dropped.
             let _ = spare_tx.try_send((chunk, prepared));
             Ok(())

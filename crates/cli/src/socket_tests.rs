@@ -76,10 +76,16 @@ fn page(s: &Started) -> Socket {
     connect(&s.addr, Some(&s.origin()), Some(&format!("{PROTOCOL}{}", s.token))).unwrap()
 }
 
-/// Sends `request` and gives the next text frame.
+/// Sends `request` and gives the next text frame that is not a progress
+/// message (those come while the server's files are still being read).
 fn ask(socket: &mut Socket, request: &Request) -> String {
     socket.send(Message::text(request.to_json().unwrap())).unwrap();
-    next_text(socket)
+    loop {
+        let text = next_text(socket);
+        if !text.starts_with("{\"type\":\"Progress\"") {
+            return text;
+        }
+    }
 }
 
 fn next_text(socket: &mut Socket) -> String {
@@ -230,4 +236,35 @@ fn the_server_stays_while_the_page_holds_its_socket_open() {
     socket.close(None).unwrap();
     while socket.read().is_ok() {}
     assert_eq!(stopped.recv_timeout(Duration::from_secs(30)), Ok(()));
+}
+
+#[test]
+fn a_page_waiting_for_a_big_file_hears_how_far_its_reading_has_come() {
+    let dir = std::env::temp_dir().join(format!("longpole-socket-test-{}", token::random().unwrap()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = longpole_distbuild_sim::Config { nodes: 20_000, hosts: 200, ..Default::default() };
+    let mut log = Vec::new();
+    longpole_distbuild_sim::simulate(&cfg, &longpole_distbuild_sim::graph(&cfg), &mut log).unwrap();
+    let file = dir.join("big.log");
+    std::fs::write(&file, &log).unwrap();
+    let s = start(&[file], &[]);
+    let mut socket = page(&s);
+    let request = Request::AnalyzeUrls { run: 5, sources: Vec::new(), memory_limit: None };
+    socket.send(Message::text(request.to_json().unwrap())).unwrap();
+    let mut heard = Vec::new();
+    let done = loop {
+        match serde_json::from_str(&next_text(&mut socket)).unwrap() {
+            Response::Progress(p) => heard.push(p),
+            other => break other,
+        }
+    };
+    assert!(matches!(done, Response::Done { run: 5, .. }), "{done:?}");
+    // Read in a debug build, these megabytes take longer than one message's interval.
+    assert!(!heard.is_empty(), "no progress while {} bytes were read", log.len());
+    for p in &heard {
+        assert_eq!((p.run, p.name.as_str(), p.bytes_total), (5, "big.log", Some(log.len() as u64)));
+        assert!(p.bytes_done <= log.len() as u64);
+    }
+    assert!(heard.windows(2).all(|w| w[0].bytes_done <= w[1].bytes_done && w[0].elapsed_ms <= w[1].elapsed_ms));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
