@@ -102,7 +102,7 @@ impl Detours {
             .map(|d| d.unwrap_or(NONE))
             .collect();
         // Every chain, on the path tasks it avoids: those strictly between two positions.
-        let mut tree = Sweep::new(path);
+        let mut tree = Sweep::new(path, n);
         for q in 0..n {
             let after = w(q) + tail[q];
             if replay.waits_for(q).next().is_none() {
@@ -194,24 +194,28 @@ fn off_path_after(tail_next: &[u32], gate_next: &[u32], on_path: &[bool]) -> Vec
 
 /// The largest offer over each path task: a segment tree over the path's
 /// indices, each node holding the largest offer that covers it whole.
-struct Sweep<'p> {
-    path: &'p [usize],
+struct Sweep {
+    /// For each position `q` of the replay (and its length): how many path
+    /// tasks come before it.
+    before: Vec<u32>,
     size: usize,
     nodes: Vec<(Option<Nanos>, Via)>,
 }
 
-impl<'p> Sweep<'p> {
-    /// No offers yet, over `path` (positions, increasing).
-    fn new(path: &'p [usize]) -> Sweep<'p> {
+impl Sweep {
+    /// No offers yet, over `path` (positions, increasing) of a replay of `n` positions.
+    fn new(path: &[usize], n: usize) -> Sweep {
+        let mut before = vec![0u32; n + 1];
+        path.iter().for_each(|&p| before[p + 1] += 1);
+        (1..=n).for_each(|q| before[q] += before[q - 1]);
         let size = path.len().next_power_of_two().max(1);
-        Sweep { path, size, nodes: vec![(None, Via::Nothing); 2 * size] }
+        Sweep { before, size, nodes: vec![(None, Via::Nothing); 2 * size] }
     }
 
     /// A chain ending at `value` that avoids the path tasks strictly
-    /// between positions `lo` and `hi`.
+    /// between positions `lo` (from −1) and `hi` (up to the replay's length).
     fn offer(&mut self, lo: i64, hi: i64, value: Nanos, via: Via) {
-        let a = self.path.partition_point(|&p| p as i64 <= lo);
-        let b = self.path.partition_point(|&p| (p as i64) < hi);
+        let (a, b) = (self.before[(lo + 1) as usize] as usize, self.before[hi as usize] as usize);
         let (mut a, mut b) = (a + self.size, b + self.size);
         let take = |node: &mut (Option<Nanos>, Via)| {
             if node.0.is_none_or(|v| value > v) {
@@ -234,7 +238,7 @@ impl<'p> Sweep<'p> {
 
     /// Each path task's largest offer.
     fn answers(&self) -> Vec<(Option<Nanos>, Via)> {
-        (0..self.path.len())
+        (0..self.before.last().copied().unwrap_or(0) as usize)
             .map(|i| {
                 let mut at = i + self.size;
                 let mut best = self.nodes[at];

@@ -98,18 +98,21 @@ impl Replay {
                 r.first_transfer[x as usize] = p as u32;
             }
         }
+        let mut own: Vec<(u8, u32)> = Vec::new();
         for (p, &i) in order.iter().enumerate() {
             let id = by_start[i as usize].1;
             // Only what comes before it: an edge closing a cycle is dropped.
             // What its transfers also wait for goes first.
             let first = r.first_transfer[p];
-            let mut own: Vec<(u8, u32)> = model
-                .deps(id)
-                .iter()
-                .map(|d| pos[d.index()])
-                .filter(|&d| d != NONE && (d as usize) < p)
-                .map(|d| (u8::from(r.receiver[d as usize] == p as u32) * 2 + u8::from(d >= first), d))
-                .collect();
+            own.clear();
+            own.extend(
+                model
+                    .deps(id)
+                    .iter()
+                    .map(|d| pos[d.index()])
+                    .filter(|&d| d != NONE && (d as usize) < p)
+                    .map(|d| (u8::from(r.receiver[d as usize] == p as u32) * 2 + u8::from(d >= first), d)),
+            );
             own.sort_by_key(|&(class, _)| class);
             r.shared_len.push(if first == NONE { 0 } else { own.iter().filter(|&&(c, _)| c == 0).count() as u32 });
             r.deps.extend(own.iter().map(|&(_, d)| d));

@@ -46,28 +46,41 @@ fn lever_json(m: &Model, l: &Lever) -> Value {
     })
 }
 
-/// Adds `levers` (the [`SHOWN`] largest drags) to `report`, the JSON of
-/// `d`, and `drag_ms` to each task of its `critical_path` (ya's path, its
-/// steps in `tasks` or `steps`); `levers` is null for a run without
-/// dependencies.
-pub fn add_levers_json(d: &Dataset, report: &mut Value) {
+/// A run's levers as JSON, worked out apart from its report (so that the
+/// two can be made at once) and added to it by [`LeversJson::add_to`].
+pub struct LeversJson {
+    /// The [`SHOWN`] largest drags; null for a run without dependencies.
+    levers: Value,
+    /// Each step of ya's path, its drag (null: not replayed).
+    path_drags: Vec<Value>,
+}
+
+/// `d`'s levers as JSON.
+pub fn levers_json(d: &Dataset) -> LeversJson {
     let Some(replay) = replay_of(d) else {
-        report["levers"] = Value::Null;
-        return;
+        return LeversJson { levers: Value::Null, path_drags: Vec::new() };
     };
     let drags = Drags::new(&replay);
     let m = &d.model;
-    let levers = drags.levers(OTHERS);
-    report["levers"] = json!(levers.iter().take(SHOWN).map(|l| lever_json(m, l)).collect::<Vec<_>>());
-    let path = ya_path(m).0.tasks;
+    let levers = json!(drags.levers(OTHERS).iter().take(SHOWN).map(|l| lever_json(m, l)).collect::<Vec<_>>());
     let pos = positions(m, &replay);
-    let at: Vec<Option<usize>> = path.iter().map(|t| pos[t.index()].map(|p| p as usize)).collect();
+    let at: Vec<Option<usize>> = ya_path(m).0.tasks.iter().map(|t| pos[t.index()].map(|p| p as usize)).collect();
     let mut path_levers = drags.levers_at(at.iter().flatten().copied()).into_iter();
-    let drags_ms: Vec<Value> = at.iter().map(|p| json!(p.and_then(|_| path_levers.next()).map(|l| Ms(l.drag).json()))).collect();
-    for steps in ["tasks", "steps"] {
-        if let Some(Value::Array(entries)) = report.get_mut("critical_path").and_then(|c| c.get_mut(steps)) {
-            if entries.len() == path.len() {
-                entries.iter_mut().zip(&drags_ms).for_each(|(e, d)| e["drag_ms"] = d.clone());
+    let path_drags = at.iter().map(|p| json!(p.and_then(|_| path_levers.next()).map(|l| Ms(l.drag).json()))).collect();
+    LeversJson { levers, path_drags }
+}
+
+impl LeversJson {
+    /// Adds `levers` to `report`, the JSON of the run, and `drag_ms` to
+    /// each step of its `critical_path` (ya's path, its steps in `tasks` or
+    /// `steps`).
+    pub fn add_to(self, report: &mut Value) {
+        report["levers"] = self.levers;
+        for steps in ["tasks", "steps"] {
+            if let Some(Value::Array(entries)) = report.get_mut("critical_path").and_then(|c| c.get_mut(steps)) {
+                if entries.len() == self.path_drags.len() {
+                    entries.iter_mut().zip(&self.path_drags).for_each(|(e, d)| e["drag_ms"] = d.clone());
+                }
             }
         }
     }

@@ -63,8 +63,11 @@ pub fn analysis_json_with(analysis: &Analysis, join: Join<'_>) -> Value {
         .datasets
         .iter()
         .map(|d| {
-            let mut report = common::run_json(d, d.kind.report_json(d, join));
-            levers::add_levers_json(d, &mut report);
+            // The levers replay the run: on a thread of their own beside the report's analyses.
+            let (mut report, mut levers) = (None, None);
+            join(&mut || report = Some(d.kind.report_json(d, join)), &mut || levers = Some(levers::levers_json(d)));
+            let mut report = common::run_json(d, report.unwrap_or_else(|| d.kind.report_json(d, join)));
+            levers.unwrap_or_else(|| levers::levers_json(d)).add_to(&mut report);
             report
         })
         .collect();
@@ -103,8 +106,10 @@ pub fn analysis_text_with(analysis: &Analysis, join: Join<'_>) -> String {
     let mut out = Summary::of(analysis).to_text();
     for d in &analysis.datasets {
         out.push('\n');
-        out.push_str(&d.text_with(join));
-        out.push_str(&levers::levers_text(d));
+        let (mut text, mut levers) = (None, None);
+        join(&mut || text = Some(d.text_with(join)), &mut || levers = Some(levers::levers_text(d)));
+        out.push_str(&text.unwrap_or_else(|| d.text_with(join)));
+        out.push_str(&levers.unwrap_or_else(|| levers::levers_text(d)));
     }
     for s in runs_summaries(analysis) {
         out.push_str(&s.text);
