@@ -11,9 +11,13 @@ import { launchBrowser, ROOT } from './harness.mjs';
 export const LONGPOLE = join(ROOT, 'target', 'debug', 'longpole');
 execFileSync('cargo', ['build', '--quiet', '-p', 'longpole-cli'], { cwd: ROOT, stdio: 'inherit' });
 
-/** Starts `longpole open ARGS --no-browser --print-url --linger 3` and gives its link and its exit. */
+/**
+ * Starts `longpole open ARGS --no-browser --print-url --linger 8` and gives
+ * its link and its exit. The linger outlasts the page's ping (every 5 s), so
+ * an open page that is only reading keeps its server.
+ */
 export async function open(...args) {
-  const child = spawn(LONGPOLE, ['open', '--no-browser', '--print-url', '--linger', '3', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(LONGPOLE, ['open', '--no-browser', '--print-url', '--linger', '8', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((ok) => child.on('exit', (code) => ok(code)));
   const url = await new Promise((ok, fail) => {
     let out = '';
@@ -57,7 +61,7 @@ export async function inBrowser(server, check) {
   } finally {
     await browser.close();
   }
-  // Its page gone, the server stops by itself (--linger 3).
+  // Its page gone, the server stops by itself (--linger 8).
   const code = await Promise.race([server.exited, new Promise((ok) => setTimeout(() => ok('still running'), 60_000))]);
   if (code === 'still running') server.kill();
   assert.equal(code, 0, 'the server stopped once its page was closed');
