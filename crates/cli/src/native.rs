@@ -42,9 +42,11 @@ pub struct Native {
     session: Mutex<Session>,
     /// Bytes read so far, over both sides.
     done: Arc<AtomicU64>,
-    /// Bytes of all the files, and the first one's name.
+    /// Bytes of all the files, as they are read.
     total: u64,
+    /// The first file's name, which the progress messages give.
     first: String,
+    /// When the reading began.
     began: Instant,
 }
 
@@ -62,8 +64,12 @@ impl Native {
             read: Condvar::new(),
             session: Mutex::new(Session::default()),
             done: Arc::default(),
-            total: files.iter().chain(&vs).map(|p| size(p)).sum(),
-            first: files.first().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            total: files.iter().chain(&vs).map(|p| read::bytes_of(p)).sum(),
+            first: files
+                .first()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             began: Instant::now(),
         });
         let reader = native.clone();
@@ -184,14 +190,6 @@ fn analyse(paths: &[PathBuf], threads: usize, done: &Arc<AtomicU64>) -> anyhow::
     includes::read_includes(&mut inputs, &paths, threads)?;
     let join: Join<'_> = if threads > 1 { &crate::both } else { &in_turn };
     Ok(reconcile_with(inputs, join))
-}
-
-/// The bytes of `path`: a file's, or a folder's files' (a rolling Spark event log).
-fn size(path: &Path) -> u64 {
-    match std::fs::read_dir(path) {
-        Ok(entries) => entries.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum(),
-        Err(_) => std::fs::metadata(path).map_or(0, |m| m.len()),
-    }
 }
 
 /// The most memory this process has held, bytes (Linux's `VmHWM`; 0

@@ -105,7 +105,13 @@ pub fn read_named(paths: &[&Path], names: &[String], threads: usize, keep_source
 }
 
 /// [`read_named`], its progress shown by `progress`.
-fn read_in(paths: &[&Path], names: &[String], threads: usize, keep_source: bool, progress: &Progress) -> Result<Vec<Input>> {
+fn read_in(
+    paths: &[&Path],
+    names: &[String],
+    threads: usize,
+    keep_source: bool,
+    progress: &Progress,
+) -> Result<Vec<Input>> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<Input>>>> = paths.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
@@ -128,6 +134,13 @@ fn read_in(paths: &[&Path], names: &[String], threads: usize, keep_source: bool,
                 .with_context(|| format!("{} was not read: its reading thread stopped", path.display()))?
         })
         .collect()
+}
+
+/// The bytes [`read_all`] reads of `path`: its file's, or a rolling Spark
+/// event log's parts' (0 for what cannot be listed or read).
+pub fn bytes_of(path: &Path) -> u64 {
+    let files = parts(path).map(|(files, _)| files).unwrap_or_default();
+    files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum()
 }
 
 /// The files of `path`: itself, or for a rolling Spark event log (an

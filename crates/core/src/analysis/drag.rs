@@ -17,6 +17,7 @@ use super::replay::Replay;
 use super::replay_change::Player;
 use super::slack::replay_slack;
 use crate::model::{Nanos, TaskId};
+use std::cell::OnceCell;
 
 /// One task's figures, ns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +48,8 @@ pub struct Drags<'a> {
     wall: Nanos,
     /// The last end of the run as it was.
     last: Nanos,
+    /// The detours around the path, made when a path task's figures are first asked for.
+    detours: OnceCell<Detours>,
 }
 
 impl<'a> Drags<'a> {
@@ -58,7 +61,7 @@ impl<'a> Drags<'a> {
         let mut on_path = vec![false; replay.len()];
         path.iter().for_each(|&p| on_path[p] = true);
         let last = ends.iter().copied().max().unwrap_or(0);
-        Drags { wall: replay.wall(&ends), last, replay, ends, slack, on_path, path }
+        Drags { wall: replay.wall(&ends), last, replay, ends, slack, on_path, path, detours: OnceCell::new() }
     }
 
     /// The run's path, as positions of the replay, first first.
@@ -76,15 +79,14 @@ impl<'a> Drags<'a> {
         self.levers_at([p]).remove(0)
     }
 
-    /// The figures of positions `ps`, in their order: the detours around
-    /// the path and the player are made once for all of them.
+    /// The figures of positions `ps`, in their order: the player is made
+    /// once for all of them, the detours once for this run's drags.
     pub fn levers_at(&self, ps: impl IntoIterator<Item = usize>) -> Vec<Lever> {
-        let mut detours = None;
         let mut player = None;
         ps.into_iter()
             .map(|p| {
                 let detours = self.on_path[p]
-                    .then(|| &*detours.get_or_insert_with(|| Detours::new(self.replay, &self.ends, &self.path)));
+                    .then(|| self.detours.get_or_init(|| Detours::new(self.replay, &self.ends, &self.path)));
                 self.lever_with(&mut player, detours, p)
             })
             .collect()
