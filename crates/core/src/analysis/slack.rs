@@ -21,13 +21,13 @@ pub fn slack(model: &Model, tasks: &[TaskId], at: &dyn Fn(TaskId) -> Option<u32>
     by_end.sort_unstable_by(|x, y| y.cmp(x));
     for &(_, p) in &by_end {
         let id = tasks[p as usize];
-        let latest_start = latest_end[p as usize] - model.task(id).duration().unwrap_or(0);
+        let latest_start = latest_end[p as usize].saturating_sub(model.task(id).duration().unwrap_or(0));
         for d in model.deps(id).iter().filter_map(|&d| at(d)) {
             let e = &mut latest_end[d as usize];
             *e = (*e).min(latest_start);
         }
     }
-    tasks.iter().zip(latest_end).map(|(&id, l)| l - model.task(id).end.get().unwrap_or(end)).collect()
+    tasks.iter().zip(latest_end).map(|(&id, l)| l.saturating_sub(model.task(id).end.get().unwrap_or(end))).collect()
 }
 
 /// Each replayed position's slack under the replay of `replay` with
@@ -39,11 +39,12 @@ pub fn replay_slack(replay: &Replay, durations: &[Nanos], ends: &[Nanos]) -> Vec
     let last = ends.iter().copied().max().unwrap_or(0);
     let mut latest = vec![last; ends.len()];
     for p in (0..ends.len()).rev() {
-        let ready_by = latest[p] - durations[p] - replay.gap(p);
+        // Saturating: a log's times may span more than i64 holds.
+        let ready_by = latest[p].saturating_sub(durations[p]).saturating_sub(replay.gap(p));
         for d in replay.waits_for(p) {
             let l = &mut latest[d as usize];
             *l = (*l).min(ready_by);
         }
     }
-    latest.iter().zip(ends).map(|(l, e)| l - e).collect()
+    latest.iter().zip(ends).map(|(l, e)| l.saturating_sub(*e)).collect()
 }
