@@ -46,5 +46,11 @@ try {
 } catch {
   // The app starts its own worker, and says so if that fails too.
 }
+// The SQL tab's engine (src/sql_engine.rs): dist/sql/engine.js, built by
+// scripts/build-sql-engine.mjs, imported only the first time it is asked
+// for, so that nothing of DuckDB is fetched before the SQL tab opens.
+globalThis.longpoleSql = {
+  open: (progress) => import(new URL('sql/engine.js', base).href).then((m) => m.open(progress)),
+};
 const { default: init } = await import(new URL(boot.dataset.longpoleJs, base).href);
 await init({ module_or_path: new URL(boot.dataset.longpoleWasm, base) });

@@ -13,8 +13,8 @@
 // element (a static SVG from `longpole export --to svg`) shows until then.
 //
 // The JS API: el.load(data, name), el.setView({view, range, select}),
-// el.select(key), el.getSummary(), el.setWhatIf({select, speedup}) and
-// el.getWhatIf() return Promises; the element fires `ready`, `loaded`,
+// el.select(key), el.getSummary(), el.setWhatIf({select, speedup}),
+// el.getWhatIf() and el.query(sql, {rows}) return Promises; the element fires `ready`, `loaded`,
 // `selection`, `viewchanged`, `whatif`, `resized` and `error`
 // events with the message's detail. Nothing from a log is ever written as
 // markup here: the element only sizes the frame and forwards messages.
@@ -144,6 +144,10 @@ class LongpoleView extends HTMLElement {
   /** The what-if shown: `{key, speedup, wall_ms, what_if_wall_ms, saved_ms, …_ns}`. */
   getWhatIf() {
     return this.#request('getWhatIf', {});
+  }
+
+  query(sql, options) {
+    return this.#request('query', { sql, rows: options?.rows });
   }
 
   #hash() {

@@ -2,8 +2,9 @@
 // page visited once loads and analyses with the network off.
 //
 // scripts/shell-manifest.mjs writes dist/sw.js as this file preceded by
-// `const SHELL = { version, files: [{ path, sha256 }] }`, every file of the
-// bundle with its SHA-256, the version being a hash of that list and of this
+// `const SHELL = { version, files: [{ path, sha256 }], lazy: [...] }`, every
+// file of the bundle with its SHA-256 (`lazy`: the SQL tab's engine, too big
+// to fetch before it is wanted), the version being a hash of that list and of this
 // code. A new deployment changes SHELL, so the browser installs this worker
 // again.
 //
@@ -15,7 +16,9 @@
 //   takes the open pages and, if an older version was replaced, tells them.
 // - fetch: answers only GET requests for the shell's own files (and the
 //   scope's own address, the page): from the network while it answers, else
-//   from the cache. Any other request (another origin, a log loaded by URL,
+//   from the cache. A lazy file is answered from the cache once it is there;
+//   the first time, from the network, and kept if its SHA-256 is the one
+//   listed (the SQL tab then works offline). Any other request (another origin, a log loaded by URL,
 //   a path outside the shell) is left alone.
 /* global SHELL */
 
@@ -25,6 +28,8 @@ const PREFIX = `longpole-shell ${self.registration.scope} `;
 const CACHE = PREFIX + SHELL.version;
 /** The shell's paths, relative to the scope. */
 const PATHS = new Set(SHELL.files.map((f) => f.path));
+/** The lazy files' digests by path. */
+const LAZY = new Map((SHELL.lazy ?? []).map((f) => [f.path, f.sha256]));
 
 /** Sends `message` (JSON text) to every page of this origin, controlled or not. */
 async function tell(message) {
@@ -86,7 +91,21 @@ function shellKey(request) {
   let path = url.pathname.slice(scope.pathname.length);
   if (request.mode === 'navigate' && path === '') path = 'index.html';
   else if (url.search !== '' && !(request.mode === 'navigate' && path === 'index.html')) return null;
-  return PATHS.has(path) ? new URL(path, scope).href : null;
+  return PATHS.has(path) || LAZY.has(path) ? new URL(path, scope).href : null;
+}
+
+/** A lazy file: this version's copy, or the network's, kept when its digest is the listed one. */
+async function cacheFirst(request, key, path) {
+  const cached = await caches.match(key, { cacheName: CACHE });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (!response.ok) return response;
+  const bytes = await response.clone().arrayBuffer();
+  if ((await sha256(bytes)) === LAZY.get(path)) {
+    const cache = await caches.open(CACHE);
+    await cache.put(key, new Response(bytes, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) }));
+  }
+  return response;
 }
 
 /** The network's answer while it answers, else this version's copy. */
@@ -104,5 +123,7 @@ self.addEventListener('install', (event) => event.waitUntil(install().then(() =>
 self.addEventListener('activate', (event) => event.waitUntil(activate()));
 self.addEventListener('fetch', (event) => {
   const key = shellKey(event.request);
-  if (key !== null) event.respondWith(networkFirst(event.request, key));
+  if (key === null) return;
+  const path = key.slice(self.registration.scope.length);
+  event.respondWith(LAZY.has(path) ? cacheFirst(event.request, key, path) : networkFirst(event.request, key));
 });

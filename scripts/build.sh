@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
+# The SQL tab's engine (DuckDB-wasm from node_modules), which index.html copies.
+node scripts/build-sql-engine.mjs target/web/sql
 trunk build --release --offline --skip-version-check
 # The docs site, beside the app (each format's page embeds its sample).
 mdbook build docs --dest-dir ../dist/docs

@@ -20,6 +20,9 @@ pub enum ExportFile {
     /// evobench's workbook: one sheet per timing kind, as `longpole export
     /// --to xlsx` writes it.
     Workbook,
+    /// The run's SQL tables (docs/sql.md): the fleet tables and the view's
+    /// own, each posted as an Arrow IPC stream for the page's SQL tab.
+    SqlTables,
 }
 
 impl ExportFile {
@@ -28,6 +31,7 @@ impl ExportFile {
         match self {
             ExportFile::FleetTables => "the Parquet tables",
             ExportFile::Workbook => "the workbook",
+            ExportFile::SqlTables => "the SQL tables",
         }
     }
 }
@@ -50,6 +54,15 @@ pub enum ExportRequest {
         /// for [`longpole_core::memory_budget::WASM_LIMIT`] (tests lower it).
         #[serde(default)]
         memory_limit: Option<u64>,
+    },
+    /// Read a folder of fleet tables (the Parquet files sent beside this
+    /// message, `paths` their paths in the folder, in the same order) into
+    /// SQL tables, posted as [`ExportFile::SqlTables`] are.
+    Folder {
+        /// The run the page shows (the answers name it).
+        run: RunId,
+        /// The files' paths in the folder.
+        paths: Vec<String>,
     },
 }
 
@@ -129,6 +142,8 @@ mod tests {
             serde_json::from_str::<ExportRequest>(bare).unwrap(),
             ExportRequest::Write { run: 3, file: ExportFile::FleetTables, urls: Vec::new(), memory_limit: None }
         );
+        let folder = ExportRequest::Folder { run: 6, paths: vec!["tasks/dt=2024-11-19/part-a.parquet".into()] };
+        assert_eq!(serde_json::from_str::<ExportRequest>(&serde_json::to_string(&folder).unwrap()).unwrap(), folder);
         for m in [
             ExportResponse::Ready,
             ExportResponse::Writing { run: 4 },

@@ -5,7 +5,7 @@
 //!
 //! It is a WebAssembly module of its own (`src/bin/export_worker.rs`, built
 //! with the `export` feature), started by the page only when one of those
-//! downloads is asked for: their writers (arrow-rs, the zip and `.xlsx`
+//! downloads is asked for, or the SQL tab's tables: their writers (arrow-rs, the zip and `.xlsx`
 //! writers) would make the analysis worker, which every page loads,
 //! bigger. It has no copy of the analysis, so it reads the run's inputs
 //! again — the very `File`s the analysis worker read, or the link's URLs
@@ -22,6 +22,7 @@ use crate::worker::files_of;
 use crate::worker_io::{memory_bytes, post_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::Reflect;
 use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
+use longpole_core::export::sql::{fleet::folder_tables, sql_tables};
 use longpole_core::formats::evobench::{export::statistics_xlsx, report::runs};
 use longpole_core::memory_budget::{shell_quote, MemoryBudget, WASM_LIMIT};
 use longpole_core::reconcile::groups::{groups, FileFormat};
@@ -31,6 +32,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{File, MessageEvent};
+
+/// The media type of an Arrow IPC stream.
+const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
 /// Posts `message` to the page.
 fn post(message: &ExportResponse) {
@@ -53,6 +57,7 @@ pub fn start() {
                 let inputs = if urls.is_empty() { Inputs::Files(files_of(&data)) } else { Inputs::Urls(urls) };
                 spawn_local(export(run, file, inputs, memory_limit));
             }
+            Ok(ExportRequest::Folder { run, paths }) => spawn_local(folder(run, files_of(&data), paths)),
             Err(e) => post(&ExportResponse::Failed {
                 run: 0,
                 message: format!(
@@ -117,7 +122,7 @@ async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Opti
         return Err(Stopped::Refused("the page kept no inputs of this run to export".into()));
     }
     let to = match file {
-        ExportFile::FleetTables => "parquet --output fleet/",
+        ExportFile::FleetTables | ExportFile::SqlTables => "parquet --output fleet/",
         ExportFile::Workbook => "xlsx --output statistics.xlsx",
     };
     let native = format!(
@@ -127,7 +132,7 @@ async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Opti
     let budget = MemoryBudget { baseline: memory_bytes(), limit: memory_limit.unwrap_or(WASM_LIMIT) };
     let mut reporter = Reporter { run, began: js_sys::Date::now(), total: None, last_post: f64::NEG_INFINITY, done: 0 };
     // Only the tables name the run by its inputs' digest.
-    let hashed = file == ExportFile::FleetTables;
+    let hashed = file != ExportFile::Workbook;
     let mut id = RunIdHasher::new();
     let mut read = Vec::with_capacity(names.len());
     let mut over = None;
@@ -184,7 +189,23 @@ async fn write(run: RunId, file: ExportFile, inputs: &Inputs, memory_limit: Opti
     match file {
         ExportFile::FleetTables => fleet_tables(run, &analysis, &id.finish(), &source),
         ExportFile::Workbook => workbook(run, &analysis, &source),
+        ExportFile::SqlTables => sql(run, &analysis, &id.finish(), &source),
     }
+}
+
+/// Posts the SQL tables of `analysis` (inputs `source`, run id `id`), one
+/// Arrow IPC stream each, named `TABLE.arrow`.
+fn sql(run: RunId, analysis: &Analysis, id: &str, source: &str) -> Result<(), Stopped> {
+    if analysis.datasets.is_empty() {
+        return Err(Stopped::Refused(format!("{source} holds no run: there are no tasks to query")));
+    }
+    post(&ExportResponse::Writing { run });
+    let tables = sql_tables(analysis, id, source)
+        .map_err(|e| Stopped::Failed(format!("longpole could not make the SQL tables of {source}: {e}")))?;
+    for t in &tables {
+        post_file(run, &format!("{}.arrow", t.name), ARROW_STREAM, &t.ipc);
+    }
+    Ok(())
 }
 
 /// Posts the fleet tables of `analysis` (inputs `source`, run id `id`) as one zip.
@@ -203,6 +224,36 @@ fn fleet_tables(run: RunId, analysis: &Analysis, id: &str, source: &str) -> Resu
         .map_err(|e| Stopped::Failed(format!("longpole could not zip the Parquet tables of {source}: {e}")))?;
     post_file(run, &format!("longpole-fleet-{}.zip", &id[..12.min(id.len())]), "application/zip", &bytes);
     Ok(())
+}
+
+/// Reads a folder of fleet tables (`files` at `paths`) and posts its SQL
+/// tables, one Arrow IPC stream each, named `TABLE.arrow`.
+async fn folder(run: RunId, files: Vec<File>, paths: Vec<String>) {
+    let read = async {
+        let mut read = Vec::with_capacity(files.len());
+        for (file, path) in files.iter().zip(paths) {
+            let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+                .await
+                .map_err(|_| format!("{path} could not be read"))?;
+            read.push((path, js_sys::Uint8Array::new(&buffer).to_vec()));
+        }
+        post(&ExportResponse::Writing { run });
+        let tables = folder_tables(&read).map_err(|e| format!("longpole could not read the fleet tables: {e}"))?;
+        if tables.is_empty() {
+            return Err(
+                "the folder holds no runs/, tasks/ or critical_path/ Parquet files of longpole export --to parquet"
+                    .to_owned(),
+            );
+        }
+        for t in &tables {
+            post_file(run, &format!("{}.arrow", t.name), ARROW_STREAM, &t.ipc);
+        }
+        Ok(())
+    };
+    post(&match read.await {
+        Ok(()) => ExportResponse::Done { run },
+        Err(message) => ExportResponse::Failed { run, message },
+    });
 }
 
 /// Posts the workbook of the first evobench run of `analysis` (inputs `source`).

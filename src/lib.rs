@@ -28,6 +28,8 @@ pub mod samples;
 pub mod shared;
 pub mod shown;
 pub mod slice_feed;
+pub mod sql_engine;
+pub mod sql_state;
 pub mod state;
 pub mod url_read;
 pub mod warm_up;

@@ -26,7 +26,9 @@
 //!   critical path; `flame` (the measure's index), `zoom` (the frame shown
 //!   as the whole width) and `icicle=1` for the flame graph; `speedup`,
 //!   the what-if: the selected task made that many percent faster (1 to
-//!   100), the run replayed (docs/whatif.md).
+//!   100), the run replayed (docs/whatif.md); `sql`, the SQL tab's query
+//!   (run again once the page has loaded), and `track=1` to draw it on the
+//!   timeline (docs/sql.md).
 //! - A link without `v` is the first form, `tab`, `window` and `task` (the
 //!   task's index): it is read, and the page writes it back as `v=1`.
 //!
@@ -43,13 +45,14 @@ use std::fmt;
 pub const VERSION: u32 = 1;
 
 /// The tabs and their names in a link.
-const TABS: [(Tab, &str); 6] = [
+const TABS: [(Tab, &str); 7] = [
     (Tab::Timeline, "timeline"),
     (Tab::Graph, "graph"),
     (Tab::Flame, "flame"),
     (Tab::Tables, "tables"),
     (Tab::Report, "report"),
     (Tab::Diagnostics, "diagnostics"),
+    (Tab::Sql, "sql"),
 ];
 
 /// The task a link selects.
@@ -76,6 +79,10 @@ pub struct ViewState {
     pub flame: FlameView,
     /// The what-if: the selected task made this many percent faster.
     pub speedup: Option<u8>,
+    /// The SQL tab's query, run again when the run is shown.
+    pub sql: Option<String>,
+    /// Its rows drawn on the timeline.
+    pub track: bool,
 }
 
 /// What a hash says.
@@ -270,6 +277,8 @@ fn view_field(
         ("flame", false) => view.flame.kind = u8::try_from(number(value)?).map_err(|_| "too large")?,
         ("zoom", false) => view.flame.root = number(value)?,
         ("icicle", false) => view.flame.icicle = value == "1",
+        ("sql", false) => view.sql = Some(value.to_owned()),
+        ("track", false) => view.track = value == "1",
         ("speedup", false) => {
             view.speedup = Some(
                 value.parse::<u8>().ok().filter(|s| (1..=100).contains(s)).ok_or("not a percentage from 1 to 100")?,
@@ -330,6 +339,12 @@ pub fn encode(sources: &[Source], native: bool, view: &ViewState) -> String {
     // A speed-up is of the selected task: without one, it means nothing.
     if let (Some(s), Some(Selection::Key(_))) = (view.speedup, &view.select) {
         parts.push(format!("speedup={s}"));
+    }
+    if let Some(q) = &view.sql {
+        parts.push(format!("sql={}", encode_component(q)));
+        if view.track {
+            parts.push("track=1".into());
+        }
     }
     format!("#{}", parts.join("&"))
 }
@@ -392,13 +407,16 @@ mod tests {
             chain: true,
             flame: FlameView { kind: 2, root: 12, icicle: true },
             speedup: Some(40),
+            sql: Some("SELECT lane, count(*) FROM tasks\nWHERE kind = 'a&b'".into()),
+            track: true,
         };
         let hash = encode(&sources, false, &view);
         assert_eq!(
             hash,
             format!(
                 "#src=https://ci.example/a%20b%26c%3Dd.log&src=graph.json&sha256={}&sha256=&v=1&tab=flame\
-                 &window=-5,90&uid=main%20%C3%A4&at=7&lane=thread%201&path=chain&flame=2&zoom=12&icicle=1&speedup=40",
+                 &window=-5,90&uid=main%20%C3%A4&at=7&lane=thread%201&path=chain&flame=2&zoom=12&icicle=1&speedup=40\
+                 &sql=SELECT%20lane,%20count(*)%20FROM%20tasks%0AWHERE%20kind%20%3D%20'a%26b'&track=1",
                 "ab".repeat(32)
             )
         );

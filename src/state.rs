@@ -5,6 +5,7 @@ use crate::export_protocol::{ExportFile, ExportResponse};
 use crate::protocol::{CompareSettings, Progress, Response, RunId, Source, COMPARE_FIRST_ROWS};
 use crate::shared::Shared;
 use crate::shown::Shown;
+use crate::sql_state::{SqlAction, SqlState};
 use longpole_core::analysis::task_key::TaskKey;
 use longpole_core::formats::evobench::view::StatRow;
 use longpole_core::layout::graph::GraphLayout;
@@ -93,6 +94,8 @@ pub enum Tab {
     Diagnostics,
     /// An evobench run's flame graph.
     Flame,
+    /// SQL over the run's tables.
+    Sql,
 }
 
 /// How the user is exploring a ready run.
@@ -224,6 +227,8 @@ pub struct AppState {
     pub notices: Vec<String>,
     /// The last "copy link": the link copied, or why it was not.
     pub copied: Option<Result<String, String>>,
+    /// The SQL tab (kept from run to run).
+    pub sql: SqlState,
 }
 
 impl Default for AppState {
@@ -236,6 +241,7 @@ impl Default for AppState {
             sources: Vec::new(),
             notices: Vec::new(),
             copied: None,
+            sql: SqlState::default(),
         }
     }
 }
@@ -318,6 +324,8 @@ pub enum Action {
     Exporting(ExportResponse),
     /// The user cancelled the export worker's download of this run.
     ExportCancelled(RunId),
+    /// The SQL tab's engine or query moved on.
+    Sql(SqlAction),
 }
 
 impl Reducible for AppState {
@@ -356,6 +364,9 @@ impl Reducible for AppState {
                                 memory_bytes,
                             };
                             next.explore = Explore { bars: Shared::new(bars), ..Explore::default() };
+                            // The last run's result and track are not this one's.
+                            next.sql.result = None;
+                            next.sql.track = None;
                         }
                         Err(message) => next.phase = Phase::Failed { message },
                     }
@@ -466,6 +477,7 @@ impl Reducible for AppState {
             // A download of a run no longer shown.
             Action::ExportStarted(..) | Action::Exporting(_) | Action::ExportCancelled(_) => return self,
             Action::Tab(tab) => next.explore.tab = tab,
+            Action::Sql(action) => next.sql.apply(action),
             Action::ToggleChain => {
                 next.explore.chain = !next.explore.chain;
                 next.explore.graph = None;

@@ -12,7 +12,7 @@ use super::summary_view::SummaryView;
 use crate::embed::{use_embed, Page};
 use crate::hooks::{
     use_analysis_worker, use_export_worker, use_hash_view, use_keys, use_launch_queue, use_link_load,
-    use_offline_shell, use_open_ping, HashView, KeptInputs,
+    use_offline_shell, use_open_ping, use_sql_engine, HashView, KeptInputs,
 };
 use crate::link::Source;
 use crate::link_files::fetch_files;
@@ -81,6 +81,8 @@ pub fn App() -> Html {
     let worker = use_analysis_worker(dispatch.clone());
     // Started only for a Parquet download; it keeps the loaded run's inputs.
     let export = use_export_worker(dispatch.clone());
+    // Loaded the first time the SQL tab opens; its tables come from the export worker.
+    let sql_engine = use_sql_engine(dispatch.clone(), export.clone());
     let embed = use_memo((), |_| crate::embed::from_location().map(Rc::new));
     let e = &state.explore;
     // An embedded frame's hash holds its embed settings: its view is told to the host instead.
@@ -95,8 +97,15 @@ pub fn App() -> Html {
         chain: e.chain,
         flame: e.flame,
         speedup: e.speedup,
+        sql: state
+            .sql
+            .track
+            .as_ref()
+            .map(|t| t.query.clone())
+            .or_else(|| state.sql.result.as_ref().map(|r| r.query.clone())),
+        track: state.sql.track.is_some(),
     };
-    use_hash_view(hash, worker.clone(), dispatch.clone());
+    use_hash_view(hash, worker.clone(), sql_engine.clone(), dispatch.clone());
     let next_run = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     let file_input = use_node_ref();
     let compare_input = use_node_ref();
@@ -211,6 +220,7 @@ pub fn App() -> Html {
             dispatch: dispatch.clone(),
             open_files: open_files.reform(|files| (files, Vec::new())),
             worker: worker.clone(),
+            sql: sql_engine.clone(),
         },
     );
     use_effect_with(embed.as_ref().as_ref().map(|c| c.theme), |theme| {
@@ -330,7 +340,7 @@ pub fn App() -> Html {
             html! {
                 <RunView run={state.run} summary={summary.clone()} view={view.clone()} explore={state.explore.clone()} {window}
                     elapsed_ms={*elapsed_ms} memory_bytes={*memory_bytes} worker={worker.clone()} export={export.clone()}
-                    dispatch={dispatch.clone()} {full_app} />
+                    sql={state.sql.clone()} sql_engine={sql_engine.clone()} dispatch={dispatch.clone()} {full_app} />
             }
         }
         Phase::Ready { summary, elapsed_ms, .. } => {

@@ -13,16 +13,18 @@ use super::load_chart::LoadChart;
 use super::path_list::PathList;
 use super::pipeline_chart::PipelineChart;
 use super::run_facts::RunFacts;
+use super::sql_tab::SqlTab;
 use super::tables::Tables;
 use super::timeline::Timeline;
 use super::what_if_panel::WhatIfPanel;
 use crate::export_protocol::ExportFile;
 use crate::format::{bytes, group, millis};
-use crate::hooks::{AnalysisWorker, ExportWorker};
+use crate::hooks::{AnalysisWorker, ExportWorker, SqlEngine};
 use crate::memory_limit::memory_limit_hook;
 use crate::protocol::{Export, Request, RunId};
 use crate::shared::Shared;
 use crate::shown::Shown as View;
+use crate::sql_state::SqlState;
 use crate::state::{Action, Explore, ExportJob, Tab};
 use longpole_core::export::run::Target;
 use longpole_core::numbers::duration_label;
@@ -52,6 +54,10 @@ pub struct RunViewProps {
     pub worker: AnalysisWorker,
     /// The export worker's handle, for the Parquet tables and the workbook.
     pub export: ExportWorker,
+    /// The SQL tab's state.
+    pub sql: SqlState,
+    /// The SQL tab's engine.
+    pub sql_engine: SqlEngine,
     /// Actions.
     pub dispatch: Callback<Action>,
     /// In an embedding page's frame: the full app's address for the same
@@ -172,7 +178,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
         Tab::Timeline => html! {
             <>
                 <Timeline run={props.run} view={v.clone()} bars={e.bars.clone()} window={props.window} chain={e.chain}
-                    selected={e.selected} what_if={e.what_if.clone().filter(|_| e.speedup.is_some())}
+                    selected={e.selected} what_if={e.what_if.clone().filter(|_| e.speedup.is_some())} track={props.sql.track.clone()}
                     worker={props.worker.clone()} dispatch={props.dispatch.clone()} />
                 if let Some(g) = &v.ghc {
                     <HeapChart series={g.heap.clone()} allocation={g.allocation.clone()} window={props.window} />
@@ -223,6 +229,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
             None => html! { <p class="muted">{ "Writing the report…" }</p> },
         },
         Tab::Diagnostics => html! { <DiagnosticsList inputs={s.inputs.clone()} /> },
+        Tab::Sql => html! {
+            <SqlTab run={props.run} format={v.format.name()} state={props.sql.clone()} engine={props.sql_engine.clone()}
+                selected={e.selected} dispatch={props.dispatch.clone()} />
+        },
     };
     if let Some(full_app) = &props.full_app {
         return html! {
@@ -324,6 +334,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         { tab(Tab::Tables, "Tables".into(), "tab-tables") }
                         { tab(Tab::Report, "Report".into(), "tab-report") }
                         { tab(Tab::Diagnostics, format!("Diagnostics {}", group(diagnostics)), "tab-diagnostics") }
+                        { tab(Tab::Sql, "SQL".into(), "tab-sql") }
                     </div>
                     { body }
                 </div>

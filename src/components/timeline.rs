@@ -5,10 +5,12 @@
 //! current time window and width; the worker merges bars under a pixel.
 //! Wheel zooms around the cursor, dragging pans, a click selects.
 
+use super::query_track::QueryTrack;
 use crate::hooks::AnalysisWorker;
 use crate::protocol::{Request, RunId, FIRST_HEIGHT, FIRST_WIDTH, LANE_MARGIN};
 use crate::shared::Shared;
 use crate::shown::Shown;
+use crate::sql_state::Track;
 use crate::state::Action;
 use longpole_core::layout::timeline::{self, ticks, Bar, Frame, RowBars, Viewport};
 use longpole_core::model::Nanos;
@@ -43,6 +45,9 @@ pub struct TimelineProps {
     /// the replay's end beside the run's.
     #[prop_or_default]
     pub what_if: Option<Shared<WhatIfView>>,
+    /// A SQL query's rows drawn above the lanes, if any.
+    #[prop_or_default]
+    pub track: Option<Shared<Track>>,
     /// The worker, to ask for bars and exports.
     pub worker: AnalysisWorker,
     /// Actions.
@@ -415,6 +420,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <button class="button" onclick={fit} title="Show the whole run">{ "Fit" }</button>
                 <button class="button" onclick={export} data-testid="export-timeline-svg" title="Save the chart as a standalone SVG file">{ "⤓ SVG" }</button>
             </div>
+            if let Some(track) = &props.track {
+                <QueryTrack track={track.clone()} window={props.window} {origin} gutter={gx} width={chart_w}
+                    selected={props.selected} dispatch={props.dispatch.clone()} />
+            }
             <div class="chart-scroll" ref={scroller} {onscroll}>
                 <svg class="chart" ref={svg_ref.clone()} width={r(gx + chart_w)} height={r(svg_h)} data-testid="timeline-chart"
                     {onmousedown} {onmousemove} {onmouseup} {ondblclick} {onmouseleave}>

@@ -87,6 +87,8 @@ impl View {
             Tab::Report => View::Summary,
             Tab::Tables => View::Table(only_table.map(str::to_owned)),
             Tab::Diagnostics => View::Diagnostics,
+            // An embedded frame has no SQL tab: it shows the timeline.
+            Tab::Sql => View::Timeline,
         }
     }
 

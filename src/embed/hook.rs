@@ -6,7 +6,7 @@
 use super::channel::{self, Port};
 use super::config::{Config, View};
 use super::message::{self, Failure, KeyArg, RangeArg, Request};
-use crate::hooks::AnalysisWorker;
+use crate::hooks::{AnalysisWorker, SqlEngine};
 use crate::protocol::{self, RunId};
 use crate::state::{Action, AppState, Phase};
 use longpole_core::analysis::task_key::TaskKey;
@@ -46,6 +46,8 @@ pub struct Page {
     pub open_files: Callback<Vec<File>>,
     /// The analysis worker (to find a task by its key).
     pub worker: AnalysisWorker,
+    /// The SQL engine (for `query`).
+    pub sql: SqlEngine,
 }
 
 /// The view the state shows.
@@ -128,6 +130,21 @@ fn handle(link: &Rc<RefCell<Link>>, page: &Page, port: &Port, data: JsValue) {
                     reply(Ok(Value::Null));
                 }
             }
+        }
+        Request::Query { sql, rows } => {
+            if state.view().is_none() {
+                reply(Err(Failure::new("no-run", "no run is shown yet")));
+                return;
+            }
+            let (engine, port, run) = (page.sql.clone(), port.clone(), state.run);
+            let rows = rows.unwrap_or(message::QUERY_ROWS).min(message::QUERY_ROWS_MAX);
+            wasm_bindgen_futures::spawn_local(async move {
+                let answer = engine.answer(run, &sql, rows).await.and_then(|json| {
+                    serde_json::from_str::<Value>(&json)
+                        .map_err(|e| format!("the SQL engine's answer could not be read ({e})"))
+                });
+                port.post(&message::reply(id, answer.map_err(|m| Failure::new("sql", m))));
+            });
         }
         Request::Select { key: None } => {
             page.dispatch.emit(Action::Select(None));

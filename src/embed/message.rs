@@ -21,11 +21,17 @@ pub const VERSION: u64 = 1;
 /// Steps of the critical path `getSummary` lists, longest first.
 pub const TOP_STEPS: usize = 5;
 
+/// Rows a `query` answers by default, and at most.
+pub const QUERY_ROWS: usize = 100;
+
+/// Rows a `query` answers at most.
+pub const QUERY_ROWS_MAX: usize = 10_000;
+
 /// A failure, with a stable code and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
     /// `bad-message`, `version`, `bad-request`, `bad-file`, `no-run`,
-    /// `not-found`, `load-failed`, `cancelled`, `worker`.
+    /// `not-found`, `load-failed`, `cancelled`, `worker`, `sql`.
     pub code: &'static str,
     /// What went wrong.
     pub message: String,
@@ -169,6 +175,15 @@ pub enum Request {
     /// The what-if shown: the task, the speed-up and the wall times.
     #[serde(rename = "getWhatIf")]
     GetWhatIf,
+    /// SQL over the run's tables (docs/sql.md): the answer's columns, its
+    /// row count and its first `rows` rows (default [`QUERY_ROWS`]).
+    Query {
+        /// The query.
+        sql: String,
+        /// Rows to give, at most [`QUERY_ROWS_MAX`].
+        #[serde(default)]
+        rows: Option<usize>,
+    },
 }
 
 /// A file of a `load` request.

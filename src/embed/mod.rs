@@ -32,6 +32,8 @@ pub fn full_app_url(state: &crate::state::AppState) -> Option<String> {
         chain: e.chain,
         flame: e.flame,
         speedup: e.speedup,
+        sql: None,
+        track: false,
     };
     Some(format!("{page}{}", encode(&state.sources, false, &view)))
 }

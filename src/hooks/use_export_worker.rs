@@ -2,7 +2,8 @@
 //! keeps the loaded run's inputs (the `File`s opened, dropped or fetched
 //! for a sample, or the URLs a link named), starts the worker only when the
 //! Parquet tables or the workbook are asked for, sends it those inputs,
-//! turns its messages into [`Action`]s and saves the file it makes. The
+//! turns its messages into [`Action`]s and saves the file it makes (or,
+//! for the SQL tab's tables, hands each file to its [`Receiver`]). The
 //! worker is stopped once it has answered (its memory goes with it) or when
 //! the user cancels.
 
@@ -17,6 +18,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, File, MessageEvent, Worker};
 use yew::prelude::*;
 
+/// Why a run cannot be exported.
+const NOT_KEPT: &str = "the page no longer holds this run's files: open them again to export them";
+
 /// The export worker's loader script, relative to the page so any base path works.
 const EXPORT_WORKER_URL: &str = "./export_worker_loader.js";
 
@@ -28,6 +32,20 @@ pub enum KeptInputs {
     /// The URLs a link named, absolute, with their digests.
     Urls(Vec<Source>),
 }
+
+/// What an export made for the page rather than for a download: each file
+/// (the worker's file message: `name`, `mime`, `bytes`), then the end, `Ok`
+/// when every file came or why not.
+#[derive(Clone, Debug)]
+pub enum Delivered {
+    /// A file.
+    File(JsValue),
+    /// The export is over.
+    Over(Result<(), String>),
+}
+
+/// Who receives an export's files instead of the browser's download.
+pub type Receiver = Callback<Delivered>;
 
 /// A worker's message and error handlers.
 type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
@@ -41,6 +59,8 @@ struct Inner {
     kept: Option<(RunId, KeptInputs)>,
     /// The run whose export is under way.
     exporting: Option<RunId>,
+    /// Who receives its files, when not the download.
+    receiver: Option<Receiver>,
     /// The last worker's handlers: dropped when the next starts, never
     /// from inside one of them.
     handlers: Option<Handlers>,
@@ -53,6 +73,9 @@ impl Inner {
             w.terminate();
         }
         self.exporting = None;
+        if let Some(r) = self.receiver.take() {
+            r.emit(Delivered::Over(Err("the export stopped before its end".into())));
+        }
     }
 }
 
@@ -90,11 +113,22 @@ impl ExportWorker {
     /// reads its kept inputs. One export runs at a time; a second one asked
     /// for replaces it.
     pub fn start(&self, run: RunId, file: ExportFile, memory_limit: Option<u64>) {
+        self.begin(run, file, memory_limit, None);
+    }
+
+    /// Starts making run `run`'s `file` for `receiver`, which gets each
+    /// file made, then the end, instead of the browser's download.
+    pub fn deliver(&self, run: RunId, file: ExportFile, memory_limit: Option<u64>, receiver: Receiver) {
+        self.begin(run, file, memory_limit, Some(receiver));
+    }
+
+    /// Starts an export of run `run`'s `file`, for the download or for `receiver`.
+    fn begin(&self, run: RunId, file: ExportFile, memory_limit: Option<u64>, receiver: Option<Receiver>) {
         let mut inner = self.inner.borrow_mut();
         inner.stop();
+        inner.receiver = receiver;
         let Some((_, inputs)) = inner.kept.as_ref().filter(|(r, _)| *r == run) else {
-            let message = "the page no longer holds this run's files: open them again to export them".to_owned();
-            return self.dispatch.emit(Action::Exporting(ExportResponse::Refused { run, message }));
+            return self.failed(&mut inner, ExportResponse::Refused { run, message: NOT_KEPT.into() });
         };
         let (urls, files) = match inputs {
             KeptInputs::Files(files) => (Vec::new(), files.clone()),
@@ -104,14 +138,34 @@ impl ExportWorker {
             Ok(json) => json,
             Err(e) => {
                 let message = format!("longpole could not encode the export's request ({e}); please report this");
-                return self.dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
+                return self.failed(&mut inner, ExportResponse::Failed { run, message });
             }
         };
+        self.launch(&mut inner, run, file, &json, &files);
+    }
+
+    /// Reads a folder of fleet tables (`files` at `paths` in it) into SQL
+    /// tables for `receiver`, as [`Self::deliver`] does a run's.
+    pub fn read_folder(&self, run: RunId, files: Vec<File>, paths: Vec<String>, receiver: Receiver) {
+        let mut inner = self.inner.borrow_mut();
+        inner.stop();
+        inner.receiver = Some(receiver);
+        match serde_json::to_string(&ExportRequest::Folder { run, paths }) {
+            Ok(json) => self.launch(&mut inner, run, ExportFile::SqlTables, &json, &files),
+            Err(e) => {
+                let message = format!("longpole could not encode the folder's request ({e}); please report this");
+                self.failed(&mut inner, ExportResponse::Failed { run, message });
+            }
+        }
+    }
+
+    /// Starts a new export worker on request `json` with `files` beside it.
+    fn launch(&self, inner: &mut Inner, run: RunId, file: ExportFile, json: &str, files: &[File]) {
         let worker = match Worker::new(EXPORT_WORKER_URL) {
             Ok(w) => w,
             Err(_) => {
                 let message = "this browser could not start the export worker".to_owned();
-                return self.dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
+                return self.failed(inner, ExportResponse::Failed { run, message });
             }
         };
         let (on_message, on_error) = self.handlers(run);
@@ -121,12 +175,23 @@ impl ExportWorker {
         inner.link.worker = Some(worker);
         inner.exporting = Some(run);
         self.dispatch.emit(Action::ExportStarted(run, file));
-        let posted = request(&json, &files).is_some_and(|m| inner.link.post(m));
+        let posted = request(json, files).is_some_and(|m| inner.link.post(m));
         if !posted {
-            inner.stop();
-            let message = "the page could not send the run's inputs to the export worker".to_owned();
-            self.dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
+            let message = "the page could not send the files to the export worker".to_owned();
+            self.failed(inner, ExportResponse::Failed { run, message });
         }
+    }
+
+    /// An export that could not start: stopped, its receiver told, and the page.
+    fn failed(&self, inner: &mut Inner, response: ExportResponse) {
+        let receiver = inner.receiver.take();
+        inner.stop();
+        if let (Some(r), ExportResponse::Refused { message, .. } | ExportResponse::Failed { message, .. }) =
+            (receiver, &response)
+        {
+            r.emit(Delivered::Over(Err(message.clone())));
+        }
+        self.dispatch.emit(Action::Exporting(response));
     }
 
     /// Cancels the export under way: its worker is stopped at once.
@@ -144,8 +209,14 @@ impl ExportWorker {
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
             let Some(json) = data.as_string() else {
-                if let Err(message) = save_file(&data) {
-                    dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
+                let receiver = inner.borrow().receiver.clone();
+                match receiver {
+                    Some(r) => r.emit(Delivered::File(data)),
+                    None => {
+                        if let Err(message) = save_file(&data) {
+                            dispatch.emit(Action::Exporting(ExportResponse::Failed { run, message }));
+                        }
+                    }
                 }
                 return;
             };
@@ -157,7 +228,16 @@ impl ExportWorker {
                         ExportResponse::Done { .. } | ExportResponse::Refused { .. } | ExportResponse::Failed { .. }
                     );
                     if over && inner.borrow().exporting == Some(run) {
+                        let receiver = inner.borrow_mut().receiver.take();
                         inner.borrow_mut().stop();
+                        if let Some(r) = receiver {
+                            r.emit(Delivered::Over(match &response {
+                                ExportResponse::Refused { message, .. } | ExportResponse::Failed { message, .. } => {
+                                    Err(message.clone())
+                                }
+                                _ => Ok(()),
+                            }));
+                        }
                     }
                     // A panic's report names no run: it is this one's.
                     let response = match response {

@@ -4,7 +4,7 @@
 //! loaded. A reload or a shared link lands in the same place; a link of the
 //! first form (`#tab=…&window=…&task=N`) is read and written back as `v=1`.
 
-use super::AnalysisWorker;
+use super::{AnalysisWorker, SqlEngine};
 use crate::link::{self, Selection, Source, ViewState};
 use crate::protocol::{Request, RunId};
 use crate::state::{Action, FlameView, Tab};
@@ -35,6 +35,10 @@ pub struct HashView {
     pub flame: FlameView,
     /// The what-if's speed-up of the selected task, percent.
     pub speedup: Option<u8>,
+    /// The SQL tab's query (the one drawn, else the last run).
+    pub sql: Option<String>,
+    /// That query is drawn on the timeline.
+    pub track: bool,
 }
 
 impl HashView {
@@ -47,6 +51,8 @@ impl HashView {
             chain: self.chain,
             flame: self.flame,
             speedup: self.speedup,
+            sql: self.sql.clone(),
+            track: self.track,
         };
         link::encode(&self.sources, self.native, &view)
     }
@@ -58,8 +64,16 @@ pub fn page_hash() -> String {
 }
 
 /// Restores the view a hash describes on run `run`: the actions to take,
-/// and the worker asked for the task a key names.
-pub fn restore(hash: &str, run: RunId, chain: bool, worker: &AnalysisWorker, dispatch: &Callback<Action>) {
+/// the worker asked for the task a key names, and the SQL engine for the
+/// link's query.
+pub fn restore(
+    hash: &str,
+    run: RunId,
+    chain: bool,
+    worker: &AnalysisWorker,
+    sql: &SqlEngine,
+    dispatch: &Callback<Action>,
+) {
     // A link whose sources cannot be read failed when the page began.
     let Ok(link) = link::parse(hash) else { return };
     let v = link.view;
@@ -78,6 +92,9 @@ pub fn restore(hash: &str, run: RunId, chain: bool, worker: &AnalysisWorker, dis
     if v.speedup.is_some() {
         dispatch.emit(Action::SpeedUp(v.speedup));
     }
+    if let Some(query) = v.sql {
+        sql.restore(run, query, v.track);
+    }
     match v.select {
         Some(Selection::Key(key)) => {
             worker.send(&Request::Locate { run, key }, &[]);
@@ -94,11 +111,11 @@ pub fn restore(hash: &str, run: RunId, chain: bool, worker: &AnalysisWorker, dis
 /// Writes the view into the hash as it changes, and restores it from the
 /// hash when a run is first shown.
 #[hook]
-pub fn use_hash_view(view: HashView, worker: AnalysisWorker, dispatch: Callback<Action>) {
+pub fn use_hash_view(view: HashView, worker: AnalysisWorker, sql: SqlEngine, dispatch: Callback<Action>) {
     let chain = view.chain;
     use_effect_with((view.run, view.ready), move |&(run, ready)| {
         if ready {
-            restore(&page_hash(), run, chain, &worker, &dispatch);
+            restore(&page_hash(), run, chain, &worker, &sql, &dispatch);
         }
     });
     use_effect_with(view, move |v| {
@@ -127,7 +144,12 @@ mod tests {
             chain: true,
             flame: FlameView::default(),
             speedup: Some(40),
+            sql: Some("SELECT 1 AS n".into()),
+            track: true,
         };
-        assert_eq!(view.hash(), "#src=samples/a.log&v=1&tab=graph&window=5,90&uid=U1&path=chain&speedup=40");
+        assert_eq!(
+            view.hash(),
+            "#src=samples/a.log&v=1&tab=graph&window=5,90&uid=U1&path=chain&speedup=40&sql=SELECT%201%20AS%20n&track=1"
+        );
     }
 }

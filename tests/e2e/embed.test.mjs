@@ -3,7 +3,7 @@
 // the app (dist/, under a sub-path, with the frame-ancestors header
 // docs/embedding.md asks for) on another. Each view's numbers are checked against the
 // CLI's; frames size to their content; selections reach the host page;
-// getSummary answers; a page at an origin the element did not allow gets
+// getSummary and query answer; a page at an origin the element did not allow gets
 // nothing; no request leaves the two origins; no CSP violation happens.
 
 import { test, before, after } from 'node:test';
@@ -154,6 +154,13 @@ test('a log and its graph.json given together through the API show the CLI criti
   }, step.uid);
   await page.waitForFunction((uid) => window.__events.some((e) => e.id === 'build-bytes' && e.type === 'selection' && e.detail.uid === uid), step.uid);
   await checkBuild('build-bytes');
+  // SQL over the run's tables (docs/sql.md): the path's steps, as the CLI counts them; DuckDB's error with its code.
+  const path = analyze('simulated-build.log.gz', 'simulated-build.graph.json.gz').critical_path.tasks.length;
+  const answer = await page.evaluate(() => document.getElementById('build-bytes').query('SELECT count(*) AS n FROM tasks WHERE on_critical_path'));
+  assert.deepEqual([answer.columns[0].name, answer.row_count, answer.rows], ['n', 1, [[path]]]);
+  const refused = await page.evaluate(() => document.getElementById('build-bytes').query('SELECT * FORM tasks').catch((e) => [e.code, e.message]));
+  assert.equal(refused[0], 'sql');
+  assert.match(refused[1], /syntax error at or near "tasks"/);
   await page.evaluate(() => document.getElementById('build-bytes').remove());
 });
 

@@ -133,6 +133,51 @@ test('a page visited once loads and analyses with the network off', async () => 
   }
 });
 
+test('the SQL tab, once used, works with the network off; its engine is not part of the first copy', async () => {
+  const site = await openSite();
+  try {
+    const { page } = site;
+    await page.goto(site.url);
+    await page.getByTestId('landing').waitFor();
+    const shell = shellOf(site.first);
+    await waitForCopy(page, site.url, shell);
+    assert.ok(shell.lazy.some((f) => f.path === 'sql/duckdb-eh.wasm'), 'DuckDB is listed, to be checked when it comes');
+    assert.ok(!shell.files.some((f) => f.path.startsWith('sql/')), 'and not fetched with the shell');
+    const held = await shellCaches(page);
+    const engine = new URL('sql/', site.url).href;
+    assert.ok(!Object.values(held).flat().some((u) => u.startsWith(engine)), 'nothing of the engine is copied before the tab opens');
+
+    const count = async () => {
+      await page.getByTestId('sample-ninja').click();
+      await page.getByTestId('analysis-ready').waitFor();
+      await page.getByTestId('tab-sql').click();
+      await page.waitForFunction(() => !document.querySelector('[data-testid=sql-run]')?.disabled, null, { timeout: 120_000 });
+      await page.getByTestId('sql-editor').fill('SELECT count(*) FROM tasks');
+      await page.getByTestId('sql-run').click();
+      await page.getByTestId('sql-result').waitFor();
+      return page.locator('[data-testid=sql-result] tbody td').first().textContent();
+    };
+    const online = await count();
+    // The engine's files are kept as they come, checked against their digests.
+    const want = shell.lazy.map((f) => new URL(f.path, site.url).href);
+    for (let i = 0; ; i++) {
+      const cached = Object.values(await shellCaches(page)).flat();
+      if (want.every((u) => cached.includes(u))) break;
+      if (i > 100) assert.fail(`the engine was not kept: ${cached.filter((u) => u.startsWith(engine))}`);
+      await page.waitForTimeout(200);
+    }
+    await page.context().setOffline(true);
+    site.stopServer();
+    // The page's link now names the sample and the query: open the bare page instead.
+    await page.goto(site.url);
+    await page.getByTestId('landing').waitFor();
+    assert.equal(await count(), online, 'the same answer offline');
+    assert.deepEqual(site.errors, []);
+  } finally {
+    await site.close();
+  }
+});
+
 test('a new deployment replaces the copy at the next load, and the page says so', async () => {
   const site = await openSite();
   try {

@@ -3,14 +3,17 @@
 //! (`example.ya-result.txt`: the critical path, its 3505 ms, the 4730 ms
 //! elapsed) and slack worked out by hand from the tasks ya lists.
 
-use arrow_array::{Array, BooleanArray, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray};
+use arrow_array::{Array, BooleanArray, RecordBatch, TimestampMicrosecondArray};
 use longpole_core::export::parquet::{analysis_files, Files, SCHEMA_VERSION};
 use longpole_core::ingest::read_bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
+#[path = "support/arrow_columns.rs"]
+mod arrow_columns;
 mod support;
+use arrow_columns::{ints, texts};
 
 fn example() -> Files {
     let input = read_bytes("example.log", &support::bytes("distbuild/example.log"), 7).unwrap();
@@ -30,16 +33,6 @@ fn table(file: &[u8]) -> RecordBatch {
     let mut batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
     assert_eq!(batches.len(), 1, "one row group, read in one batch");
     batches.remove(0)
-}
-
-fn ints(b: &RecordBatch, name: &str) -> Vec<Option<i64>> {
-    let a = b.column_by_name(name).unwrap().as_any().downcast_ref::<Int64Array>().unwrap();
-    (0..a.len()).map(|i| a.is_valid(i).then(|| a.value(i))).collect()
-}
-
-fn texts(b: &RecordBatch, name: &str) -> Vec<String> {
-    let a = b.column_by_name(name).unwrap().as_any().downcast_ref::<StringArray>().unwrap();
-    (0..a.len()).map(|i| a.value(i).to_owned()).collect()
 }
 
 #[test]

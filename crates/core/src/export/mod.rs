@@ -15,6 +15,8 @@ pub mod parquet;
 pub mod run;
 pub mod speedscope;
 #[cfg(feature = "export")]
+pub mod sql;
+#[cfg(feature = "export")]
 pub mod xlsx;
 
 use serde_json::{Map, Value};

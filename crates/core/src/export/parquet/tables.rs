@@ -1,4 +1,6 @@
-//! One run's rows of the three fleet tables, from what the analysis
+//! One run's rows of the three fleet tables, as Arrow record batches
+//! (which the Parquet files and the page's SQL tables are written from),
+//! from what the analysis
 //! already gives: the model's tasks, the view's critical path (the one the
 //! app draws and `longpole analyze` prints), the format's stable task keys
 //! and each task's slack ([`crate::analysis::slack`], as the comparison
@@ -11,7 +13,10 @@ use crate::analysis::slack::slack;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos, Role, TaskId};
 use crate::run::{Analysis, Dataset};
-use arrow_array::{ArrayRef, BooleanArray, Int32Array, Int64Array, StringArray, TimestampMicrosecondArray};
+use arrow_array::{
+    ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
+};
+use arrow_schema::ArrowError;
 use parquet::errors::ParquetError;
 use std::sync::Arc;
 
@@ -84,8 +89,36 @@ fn slacks(model: &Model) -> Vec<Option<Nanos>> {
     pos.iter().map(|p| p.map(|p| s[p as usize])).collect()
 }
 
-/// The tables of run `d` of `analysis`, with id `run_id`, read from `source`.
+/// A run's rows of the three tables.
+#[derive(Clone, Debug)]
+pub struct Batches {
+    /// The run's id.
+    pub run_id: String,
+    /// When it started, µs since 1970 (UTC), if its times are dates.
+    pub started_at: Option<i64>,
+    /// `runs`: its one row.
+    pub runs: RecordBatch,
+    /// `tasks`: a row per task.
+    pub tasks: RecordBatch,
+    /// `critical_path`: a row per step.
+    pub critical_path: RecordBatch,
+}
+
+/// The tables of run `d` of `analysis`, with id `run_id`, read from
+/// `source`, as Parquet files.
 pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -> Result<Files, ParquetError> {
+    let b = run_batches(analysis, d, run_id, source)?;
+    Ok(Files {
+        runs: parquet_file(&b.runs)?,
+        tasks: parquet_file(&b.tasks)?,
+        critical_path: parquet_file(&b.critical_path)?,
+        run_id: b.run_id,
+        started_at: b.started_at,
+    })
+}
+
+/// The rows of run `d` of `analysis`, with id `run_id`, read from `source`.
+pub fn run_batches(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -> Result<Batches, ArrowError> {
     let model = &d.model;
     let n = model.tasks().len();
     let format = d.format.name();
@@ -105,7 +138,7 @@ pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -
     }
     let slack = if has_path { slacks(model) } else { vec![None; n] };
 
-    let runs = parquet_file(
+    let runs = RecordBatch::try_new(
         schema::runs(),
         vec![
             repeat(run_id, 1),
@@ -122,7 +155,7 @@ pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -
     )?;
 
     let tasks = model.tasks();
-    let tasks = parquet_file(
+    let tasks = RecordBatch::try_new(
         schema::tasks(),
         vec![
             repeat(run_id, n),
@@ -151,7 +184,7 @@ pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -
             _ => 0,
         }
     };
-    let critical_path = parquet_file(
+    let critical_path = RecordBatch::try_new(
         schema::critical_path(),
         vec![
             repeat(run_id, steps.len()),
@@ -164,5 +197,5 @@ pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -
             int64s((0..steps.len()).map(|i| Some(gap(i)))),
         ],
     )?;
-    Ok(Files { run_id: run_id.to_owned(), started_at, runs, tasks, critical_path })
+    Ok(Batches { run_id: run_id.to_owned(), started_at, runs, tasks, critical_path })
 }
