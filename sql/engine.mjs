@@ -75,7 +75,8 @@ class Engine {
     const table = tableFromIPC(bytes);
     await this.conn.query(`DROP TABLE IF EXISTS ${quote(name)}`);
     if (table.numRows > 0) {
-      await this.conn.insertArrowTable(table, { name, create: true });
+      // The stream as it came: DuckDB reads it in its worker, nothing is encoded again here.
+      await this.conn.insertArrowFromIPCStream(bytes, { name, create: true });
     } else {
       // No batch to insert: the table is made from the schema alone.
       const columns = table.schema.fields.map((f) => `${quote(f.name)} ${sqlType(f.type)}`).join(', ');
