@@ -40,7 +40,7 @@ pub fn gc_summary(run: &GhcRun) -> Vec<GcRow> {
             row.total = row.total.saturating_add(c.end - c.start);
             row.max = row.max.max(c.end - c.start);
             if let Some(b) = c.copied {
-                row.copied = Some(row.copied.unwrap_or(0) + b);
+                row.copied = Some(row.copied.unwrap_or(0).saturating_add(b));
             }
         }
     }

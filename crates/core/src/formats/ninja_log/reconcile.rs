@@ -109,8 +109,9 @@ pub fn lay_build(b: &mut ModelBuilder, edges: &[Target], outputs: usize, offset:
         outputs: outputs as u64,
         edges: edges.len() as u64,
         start: ms(first),
-        wall: span(last - first),
-        busy: edges.iter().map(|t| span(t.end - t.start)).sum(),
+        wall: span(last.saturating_sub(first)),
+        // Saturating: a log's times may add up past what i64 holds.
+        busy: edges.iter().fold(0i64, |sum, t| sum.saturating_add(span(t.end.saturating_sub(t.start)))),
         slots: lanes.len() as u32,
     };
     (info, tasks)
@@ -136,7 +137,7 @@ pub fn reconcile(log: &NinjaLog) -> (Model, NinjaRun) {
         let (info, tasks) = lay_build(&mut b, &edges, records.len(), offset);
         last = Some((edges, tasks));
         if info.edges > 0 {
-            let end = info.start + info.wall;
+            let end = info.start.saturating_add(info.wall);
             window = Some(window.map_or((info.start, end), |(a, z)| (a.min(info.start), z.max(end))));
         }
         run.builds.push(info);
