@@ -9,6 +9,7 @@ mod http;
 mod includes;
 mod native;
 mod open;
+mod projection;
 mod read;
 mod serve;
 mod socket;
@@ -177,9 +178,13 @@ enum Command {
         linger: u64,
         /// Read and analyse the files in this process, not in the tab, and
         /// answer the page over a WebSocket (for inputs past a tab's
-        /// memory; see docs/native.md).
+        /// memory; see docs/native.md). Without it, files projected past a
+        /// tab's memory are read here all the same, and the reason printed.
         #[arg(long)]
         native: bool,
+        /// Read the files in the tab even when they are projected past its memory.
+        #[arg(long, conflicts_with = "native")]
+        tab: bool,
     },
     /// Read a file and write it back in its own format (decompressed), byte
     /// for byte as it was: what longpole does not interpret is kept.
@@ -353,8 +358,9 @@ fn run(cli: Cli) -> Result<()> {
             std::fs::write(&output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
         }
         Command::Serve { port, bind } => serve::serve(bind, port)?,
-        Command::Open { files, compare, no_browser, print_url, port, bind, linger, native } => {
+        Command::Open { files, compare, no_browser, print_url, port, bind, linger, native, tab } => {
             bundle::required()?;
+            let native = native || (!tab && over_a_tab(&files, &compare)?);
             let server = open::OpenServer::start(&files, &compare, bind, port, native.then_some(threads))?;
             let opened = if no_browser { Ok(()) } else { browser::open(server.link()) };
             if print_url || opened.is_err() {
@@ -418,6 +424,17 @@ fn compare_command(
     std::mem::forget((runs_a, runs_b));
     std::mem::forget((keys_a, keys_b, a, b));
     Ok(())
+}
+
+/// Whether `open`'s files (both sides) are projected past a tab's memory;
+/// says so, and why, when they are.
+fn over_a_tab(files: &[PathBuf], compare: &[PathBuf]) -> Result<bool> {
+    let all: Vec<PathBuf> = files.iter().chain(compare).cloned().collect();
+    let projection = projection::Projection::of(&all)?;
+    if projection.over() {
+        eprintln!("longpole: {}", projection.reason());
+    }
+    Ok(projection.over())
 }
 
 /// A file named on `compare`'s command line, and the run it picks

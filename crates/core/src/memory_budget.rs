@@ -56,6 +56,15 @@ impl MemoryBudget {
     }
 }
 
+/// What a tab would need for an input of `decompressed` bytes whose
+/// format takes `per_byte` bytes of memory for each
+/// ([`crate::formats::Format::tab_bytes_per_input_byte`]): a projection
+/// before reading, to choose where to read (`longpole open`).
+pub fn projected_need(decompressed: u64, per_byte: f64) -> u64 {
+    // f64 to u64 saturates: an absurd size projects to u64::MAX, not a wrap.
+    (decompressed as f64 * per_byte.max(0.0)) as u64
+}
+
 /// Bytes in MiB, as people read memory (a decimal below 10 MiB).
 pub fn mib(bytes: u64) -> String {
     let m = bytes as f64 / f64::from(1 << 20);
@@ -115,6 +124,14 @@ mod tests {
             over.message(&["big log.txt".into()]),
             "too big for this browser tab: after reading 100 MiB of 1000 MiB, memory in use is 120 MiB, and the whole input would need about 1020 MiB, over the tab's limit of 1000 MiB; stopped before the tab runs out. Read it natively, where memory is the machine's: longpole analyze 'big log.txt'"
         );
+    }
+
+    #[test]
+    fn a_projection_before_reading_scales_the_input_by_its_format() {
+        assert_eq!(projected_need(1000 * MIB, 0.5), 500 * MIB);
+        assert_eq!(projected_need(1000 * MIB, 2.7), 2700 * MIB);
+        assert_eq!(projected_need(u64::MAX, 4.0), u64::MAX);
+        assert_eq!(projected_need(MIB, -1.0), 0);
     }
 
     #[test]

@@ -165,6 +165,19 @@ pub trait Format: Sync {
     fn reader_keeping_source(&self) -> Box<dyn FormatReader> {
         self.reader()
     }
+    /// Bytes of a tab's memory per byte of this format's (decompressed)
+    /// input, as measured at size (docs/numbers.md), for projecting before
+    /// reading whether an input fits a tab
+    /// ([`crate::memory_budget::projected_need`]). The default, for formats
+    /// not measured past a few hundred MB, is a cautious 4.
+    fn tab_bytes_per_input_byte(&self) -> f64 {
+        4.0
+    }
+}
+
+/// The registered format with this id.
+pub fn by_id(id: FormatId) -> Option<&'static dyn Format> {
+    REGISTRY.iter().copied().find(|f| f.id() == id)
 }
 
 /// Reads one input, fed in chunks cut at any byte.

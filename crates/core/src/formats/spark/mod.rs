@@ -108,6 +108,10 @@ impl Format for SparkFormat {
     fn reader(&self) -> Box<dyn FormatReader> {
         Box::new(Reader::default())
     }
+    /// Measured in a tab (a 1.07 GB event log: 239 MB).
+    fn tab_bytes_per_input_byte(&self) -> f64 {
+        0.3
+    }
 }
 
 #[derive(Default)]
