@@ -164,7 +164,7 @@ pub fn App() -> Html {
     let on_compare_sides = compare_files.reform(|(a, b): (Vec<File>, Vec<File>)| (Some(a), b));
     let on_compare_with = state.view().is_some().then(|| compare_files.reform(|b: Vec<File>| (None, b)));
     use_launch_queue(open_files.reform(|files| (files, Vec::new())), dispatch.clone());
-    let shell_notice = use_offline_shell();
+    let shell_notice = use_offline_shell(matches!(state.phase, Phase::Reading { .. }));
     // Inputs a link names: as the link gives them, and made absolute.
     let open_urls = {
         let (worker, dispatch, next_run) = (worker.clone(), dispatch.clone(), next_run.borrow().clone());

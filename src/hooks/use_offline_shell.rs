@@ -2,9 +2,16 @@
 //! (`sw.js`, beside the page, so its scope is the app's own directory)
 //! where the browser allows one, and turns what it tells the page into a
 //! [`ShellNotice`].
+//!
+//! It registers only once the page has been quiet (no run being read) for
+//! [`QUIET_MS`]: on a first visit the worker's install fetches and checks
+//! the whole shell, and on two cores that took a core from the first run
+//! (a dbt run of 5,000 models drawn 1.2 s after it was given, 0.8 s with
+//! the install out of the way; docs/numbers.md).
 
 use crate::offline::{ShellEvent, ShellNotice};
 use crate::worker_io::js_error;
+use gloo_timers::callback::Timeout;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
@@ -13,6 +20,8 @@ use yew::prelude::*;
 
 /// The service worker's script, relative to the page so any base path works.
 const SW_URL: &str = "./sw.js";
+/// How long the page is quiet before the service worker is registered, ms.
+const QUIET_MS: u32 = 2000;
 
 /// The page's own script as `boot.js` names it (`data-longpole-js`), relative to the app's directory.
 fn page_script() -> Option<String> {
@@ -78,15 +87,19 @@ impl Drop for Listener {
     }
 }
 
-/// Starts the offline copy on first render; gives what the page should say about it.
+/// Starts the offline copy once the page has been quiet a while (`busy`:
+/// a run is being read); gives what the page should say about it.
 #[hook]
-pub fn use_offline_shell() -> UseStateHandle<Option<ShellNotice>> {
+pub fn use_offline_shell(busy: bool) -> UseStateHandle<Option<ShellNotice>> {
     let notice = use_state(|| None);
+    // `Some` once registration was tried (holding the listener where there is one).
+    let started = use_mut_ref(|| None::<Option<Listener>>);
     {
         let set = notice.setter();
-        use_effect_with((), move |_| {
-            let listener = start(set);
-            move || drop(listener)
+        use_effect_with(busy, move |busy| {
+            let timer = (!*busy && started.borrow().is_none())
+                .then(|| Timeout::new(QUIET_MS, move || *started.borrow_mut() = Some(start(set))));
+            move || drop(timer)
         });
     }
     notice

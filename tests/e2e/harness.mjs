@@ -34,13 +34,14 @@ const ARGS = [
   ...(process.env.LONGPOLE_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean),
 ];
 
-/** A fresh headless Chromium with one page, recording console errors and requests; `args` are more command-line switches. */
-export async function launchBrowser({ args = [] } = {}) {
+/** A fresh headless Chromium with one page, recording console errors and requests; `args` are more command-line switches; `serviceWorkers: 'block'` keeps the page from registering one. */
+export async function launchBrowser({ args = [], serviceWorkers = 'allow' } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'longpole-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: [...ARGS, ...args],
+    serviceWorkers,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];

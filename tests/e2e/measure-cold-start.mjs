@@ -5,6 +5,10 @@
 //
 //   RUNS=5 node tests/e2e/measure-cold-start.mjs FILE...
 //
+// DIST=DIR serves another build (a copy of an earlier dist/, to compare
+// in the same run). SERVICE_WORKERS=block keeps the page's service worker from registering
+// (its install fetches and checks the shell beside the first run).
+//
 // Several FILEs are handed over together (a dbt run's manifest.json and
 // run_results.json).
 //
@@ -59,8 +63,8 @@ function watchWorker() {
 
 /** One run: times from handing the file over, in ms, by stamp. */
 async function run(settle) {
-  const server = await serve({ root: join(ROOT, 'dist'), port: 0, base: '/' });
-  const browser = await launchBrowser();
+  const server = await serve({ root: process.env.DIST ?? join(ROOT, 'dist'), port: 0, base: '/' });
+  const browser = await launchBrowser({ serviceWorkers: process.env.SERVICE_WORKERS ?? 'allow' });
   try {
     await browser.context.addInitScript(watchWorker);
     await browser.page.goto(`http://127.0.0.1:${server.address().port}/`);

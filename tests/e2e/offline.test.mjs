@@ -4,7 +4,8 @@
 // network off; a new deployment replaces the copy at the next load and the
 // page says so (a page of the old version offers a reload); a file that fails its check is refused, never cached; the
 // manifest's icons load; a file the system opens with the installed app
-// (launchQueue) is read like a dropped one.
+// (launchQueue) is read like a dropped one. The service worker registers
+// only once the page is quiet, after its first run.
 //
 // Each test serves its own copy of dist/ under a sub-path, through a
 // symbolic link that a "deployment" points at another copy.
@@ -128,6 +129,21 @@ test('a page visited once loads and analyses with the network off', async () => 
     assert.deepEqual(site.errors, []);
     const origin = new URL(site.url).origin;
     assert.deepEqual(site.requests.filter((u) => !u.startsWith(origin) && !/^(data|blob):/.test(u)), [], 'no foreign request');
+  } finally {
+    await site.close();
+  }
+});
+
+test('the service worker waits for the first run: it registers once the page has been quiet', async () => {
+  const site = await openSite();
+  try {
+    const { page } = site;
+    // A link's run is read from the page's start: no install beside it.
+    await page.goto(`${site.url}#src=samples/simulated-build.log.gz&src=samples/simulated-build.graph.json.gz`);
+    await page.getByTestId('analysis-ready').waitFor({ timeout: 60_000 });
+    assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) ?? null), null, 'not registered while the run was read');
+    await waitForCopy(page, site.url, shellOf(site.first));
+    assert.deepEqual(site.errors, []);
   } finally {
     await site.close();
   }
