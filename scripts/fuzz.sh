@@ -71,9 +71,9 @@ if [ -z "$(ls -A "$corpus")" ]; then
         if [[ $target == reader_* ]]; then
           plain=""
           case $f in
-            *.gz) plain=$(gzip -dc "$f" 2>/dev/null | head -c 1048576 | base64 -w0) ;;
-            *.bz2) plain=$(bzip2 -dc "$f" 2>/dev/null | head -c 1048576 | base64 -w0) ;;
-            *.zst | *.zstd) plain=$(zstd -dc "$f" 2>/dev/null | head -c 1048576 | base64 -w0) ;;
+            *.gz) plain=$( (gzip -dc "$f" 2>/dev/null || true) | head -c 1048576 | base64 -w0) ;;
+            *.bz2) plain=$( (bzip2 -dc "$f" 2>/dev/null || true) | head -c 1048576 | base64 -w0) ;;
+            *.zst | *.zstd) plain=$( (zstd -dc "$f" 2>/dev/null || true) | head -c 1048576 | base64 -w0) ;;
           esac
           [ -z "$plain" ] || { printf '\x07\x00'; printf %s "$plain" | base64 -d; } > "$corpus/$i-plain"
         fi
