@@ -386,6 +386,8 @@ test('on an insecure origin there is no offline copy: one informative line, no e
     assert.equal(await page.evaluate(() => isSecureContext), false);
     await page.getByTestId('sample-distbuild-tiny').click();
     await page.getByTestId('analysis-ready').waitFor();
+    // The page tries for a service worker once it has been quiet 2 s.
+    for (let i = 0; i < 50 && !messages.some((m) => m.includes('no offline copy here')); i++) await page.waitForTimeout(200);
     // Chromium's own warnings (a preload's integrity attribute) are not the page's.
     assert.deepEqual(messages.filter((m) => /^(error|pageerror|info|log)/.test(m)), [
       'info: longpole: no offline copy here: service workers need a secure context (https, or http on localhost), and this page is http:',
