@@ -15,7 +15,7 @@
 //             (D), zoom in (W) and out (S): its request to its answer, as
 //             the page's WebSocket sent and got them (median and maximum)
 
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, ROOT } from './harness.mjs';
@@ -55,8 +55,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const spread = (xs) => `${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
 
 function analyze() {
-  const out = execFileSync('/usr/bin/time', ['-f', '%e %M', LONGPOLE, 'analyze', ...files], { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 << 20 });
-  const [seconds, kb] = out.toString().trim().split('\n').pop().split(' ').map(Number);
+  const out = spawnSync('/usr/bin/time', ['-f', '%e %M', LONGPOLE, 'analyze', ...files], { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 << 20 });
+  const [seconds, kb] = out.stderr.toString().trim().split('\n').pop().split(' ').map(Number);
   return { seconds, mb: kb / 1024 };
 }
 
