@@ -47,8 +47,8 @@ pub fn weigh(edges: &[Target], tasks: &[TaskId], task_count: usize) -> Weighted 
         let ext = extension(&target.outputs);
         let row = by_ext.entry(ext.clone()).or_insert_with(|| ExtensionRow { extension: ext, ..Default::default() });
         row.edges += 1;
-        row.weighted += ns(w);
-        row.elapsed += (target.end - target.start).saturating_mul(NANOS_PER_MS);
+        row.weighted = row.weighted.saturating_add(ns(w));
+        row.elapsed = row.elapsed.saturating_add(target.end.saturating_sub(target.start).saturating_mul(NANOS_PER_MS));
     }
     let mut by_extension: Vec<ExtensionRow> = by_ext.into_values().collect();
     by_extension.sort_by(|a, b| b.weighted.cmp(&a.weighted).then_with(|| a.extension.cmp(&b.extension)));
