@@ -1,4 +1,8 @@
-// diag (not committed): a Chrome trace of a cold page given FILE at once.
+// A Chrome trace of a cold page (a fresh browser) given FILE... the moment
+// it shows, for finding where a first visit's time goes (docs/numbers.md,
+// "Cold start"); open OUT in Perfetto or chrome://tracing.
+//
+//   OUT=/tmp/cold-trace.json node tests/e2e/trace-cold.mjs FILE...
 import { chromium } from 'playwright-core';
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
