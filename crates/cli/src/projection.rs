@@ -6,6 +6,7 @@
 //! ([`longpole_core::formats::Format::tab_bytes_per_input_byte`]).
 
 use anyhow::{Context, Result};
+use longpole_core::decompress::Compression;
 use longpole_core::formats::by_id;
 use longpole_core::memory_budget::{mib, projected_need, WASM_LIMIT};
 use longpole_core::Ingest;
@@ -78,8 +79,13 @@ fn need(name: &str, head: &[u8], size: u64) -> u64 {
             progress.decompressed_bytes = input.info.decompressed_bytes;
         }
     }
-    let decompressed = if whole || progress.bytes == 0 || progress.decompressed_bytes == 0 {
+    // A head that stopped reading was decoded only in part: its ratio is
+    // not the file's, so the file counts at its own size.
+    let plain = progress.compression.is_none_or(|c| c == Compression::None);
+    let decompressed = if whole {
         size.max(progress.decompressed_bytes)
+    } else if !fed || plain || progress.bytes == 0 || progress.decompressed_bytes == 0 {
+        size
     } else {
         let scaled = u128::from(size) * u128::from(progress.decompressed_bytes) / u128::from(progress.bytes);
         u64::try_from(scaled).unwrap_or(u64::MAX)
