@@ -10,7 +10,7 @@ import { ROOT } from './harness.mjs';
 const out = process.env.OUT ?? '/tmp/cold-trace.json';
 const files = process.argv.slice(2);
 const server = await serve({ root: join(ROOT, 'dist'), port: 0, base: '/' });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
 const page = await browser.newPage();
 await browser.startTracing(page, { path: out, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'disabled-by-default-v8.compile', 'v8.execute', 'blink', 'toplevel'] });
 await page.goto(`http://127.0.0.1:${server.address().port}/`);

@@ -68,7 +68,7 @@ fn file_need(path: &Path) -> Result<u64> {
 fn need(name: &str, head: &[u8], size: u64) -> u64 {
     let mut ingest = Ingest::new(name);
     // A head that does not read is for the page to report; it still
-    // projects, from what was decoded, as bytes of its format or of none.
+    // projects, at the file's size, as bytes of its format or of none.
     let fed = ingest.feed(head).is_ok();
     let mut progress = ingest.progress();
     let whole = head.len() as u64 >= size;
