@@ -17,6 +17,7 @@ mod support;
 
 use longpole_core::analysis::drag::Drags;
 use longpole_core::analysis::replay::Replay;
+use longpole_core::analysis::replay_change::Player;
 use longpole_core::analysis::slack::replay_slack;
 use longpole_core::compare::result::Comparison;
 use longpole_core::compare::{compare, Options};
@@ -113,6 +114,24 @@ fn check_changes(r: &Replay, picks: &[(usize, u64)], at: &str) {
         shorter[p] -= (cut as Nanos) % (shorter[p] + 1);
     }
     assert!(r.wall(&r.ends(&shorter)) <= wall, "{at}: shortened, the run got longer");
+    // Several changes played at once, only what moves, are a full replay's,
+    // shorter and longer; and the run comes back after them.
+    let mut player = Player::new(r, &base);
+    let at_once = |durations: &[Nanos]| -> Vec<(usize, Nanos)> {
+        picks.iter().map(|&(p, _)| (p % r.len(), durations[p % r.len()])).collect()
+    };
+    assert_eq!(player.play_all(&at_once(&shorter)), r.wall(&r.ends(&shorter)), "{at}: shorter, at once");
+    let longer: Vec<Nanos> = r.durations().iter().map(|&d| d + 1 + d / 3).collect();
+    assert_eq!(
+        player.play_all(&at_once(&longer)),
+        r.wall(&r.ends(&{
+            let mut some = r.durations().to_vec();
+            picks.iter().for_each(|&(p, _)| some[p % r.len()] = longer[p % r.len()]);
+            some
+        })),
+        "{at}: longer, at once"
+    );
+    assert_eq!(player.play_all(&[]), wall, "{at}: put back");
     let drags = Drags::new(r);
     for &(p, extra) in picks {
         let p = p % r.len();

@@ -1,11 +1,12 @@
-//! One task's duration changed in a replayed run, played again quickly:
-//! only what moves is played, and the run is put back afterwards, so that
-//! thousands of changes (every drag of a big build) cost what they move,
-//! not the run's size each.
+//! A few tasks' durations changed in a replayed run, played again
+//! quickly: only what moves is played, and the run is put back afterwards,
+//! so that thousands of changes (every drag of a big build, every key of a
+//! comparison going back to its old times) cost what they move, not the
+//! run's size each.
 //!
-//! The answers are those of [`Replay::ends`] with the one duration
-//! changed, exactly: what waits for a position that moved is played again
-//! in the replay's order, and nothing else can move.
+//! The answers are those of [`Replay::ends`] with those durations changed,
+//! exactly: what waits for a position that moved is played again in the
+//! replay's order, and nothing else can move.
 
 use super::replay::Replay;
 use crate::model::Nanos;
@@ -31,6 +32,8 @@ pub struct Player<'a> {
     transfers: Vec<u32>,
     /// The ends of the last play (the base where nothing moved).
     ends: Vec<Nanos>,
+    /// Each position's duration in the play under way (its own outside one).
+    durations: Vec<Nanos>,
     /// What the last play moved, with its base end.
     moved: Vec<u32>,
     queued: Vec<bool>,
@@ -86,6 +89,7 @@ impl<'a> Player<'a> {
             transfer_start,
             transfers,
             ends: base.to_vec(),
+            durations: replay.durations().to_vec(),
             moved: Vec::new(),
             queued: vec![false; n],
             heap: BinaryHeap::new(),
@@ -122,22 +126,33 @@ impl<'a> Player<'a> {
     /// Plays the run with position `p` taking `duration` (the last play put
     /// back first) and gives its wall time.
     pub fn play(&mut self, p: usize, duration: Nanos) -> Nanos {
+        self.play_all(&[(p, duration)])
+    }
+
+    /// Plays the run with each position of `changes` taking its duration
+    /// (the last play put back first) and gives its wall time.
+    pub fn play_all(&mut self, changes: &[(usize, Nanos)]) -> Nanos {
         self.put_back();
-        let end = self.end_of(p, duration);
-        if end != self.ends[p] {
-            self.ends[p] = end;
-            self.moved.push(p as u32);
-            self.queue_dependants(p);
+        for &(p, duration) in changes {
+            self.durations[p] = duration;
+            if !std::mem::replace(&mut self.queued[p], true) {
+                self.heap.push(Reverse(p as u32));
+            }
         }
+        // In the replay's order: what a position waits for is settled when
+        // it is played.
         while let Some(Reverse(q)) = self.heap.pop() {
             let q = q as usize;
             self.queued[q] = false;
-            let end = self.end_of(q, self.replay.duration(q));
+            let end = self.end_of(q, self.durations[q]);
             if end != self.ends[q] {
                 self.ends[q] = end;
                 self.moved.push(q as u32);
                 self.queue_dependants(q);
             }
+        }
+        for &(p, _) in changes {
+            self.durations[p] = self.replay.duration(p);
         }
         self.replay.wall(&[self.ends[self.last()]])
     }

@@ -19,6 +19,7 @@
 //! replayed: a task never waits for a free slot it did not wait for in B.
 
 use super::digest::Digest;
+use crate::analysis::replay_change::Player;
 use crate::hash::FastMap;
 use crate::model::Nanos;
 
@@ -114,15 +115,14 @@ pub fn savings_if_back(b: &Digest, matched: &[Option<Nanos>], keys: &[u32]) -> V
             positions[i].push(p);
         }
     }
-    let wall = rb.wall(&rb.ends(rb.durations()));
-    let mut durations = rb.durations().to_vec();
+    let base = rb.ends(rb.durations());
+    let wall = rb.wall(&base);
+    let mut player = Player::new(rb, &base);
     positions
         .iter()
         .map(|ps| {
-            ps.iter().for_each(|&p| durations[p] = matched[p].unwrap_or(durations[p]));
-            let saved = wall - rb.wall(&rb.ends(&durations));
-            ps.iter().for_each(|&p| durations[p] = rb.duration(p));
-            saved
+            let changes: Vec<(usize, Nanos)> = ps.iter().map(|&p| (p, matched[p].unwrap_or(rb.duration(p)))).collect();
+            wall - player.play_all(&changes)
         })
         .collect()
 }
