@@ -21,6 +21,7 @@
 use super::digest::Digest;
 use crate::analysis::replay_change::Player;
 use crate::hash::FastMap;
+use crate::join::Join;
 use crate::model::Nanos;
 
 /// The change split in three, and each key's effect on the wall time.
@@ -64,24 +65,32 @@ pub fn split(a: &Digest, b: &Digest) -> Split {
 /// A's duration for each of `b`'s replayed tasks, where it has one: B's
 /// tasks of a key take, one to one in order of start, the durations of A's
 /// tasks of that key, where A ran the key's tasks the same way.
-pub fn a_durations(b: &Digest, a: &Digest) -> Vec<Option<Nanos>> {
+pub fn a_durations(b: &Digest, a: &Digest, join: Join<'_>) -> Vec<Option<Nanos>> {
     let (rb, ra) = (&b.replay, &a.replay);
-    // A's durations of each of its keys, in order of start.
-    let a_starts = ra.starts(&ra.ends(ra.durations()), ra.durations());
-    // (start, position, duration): ties in start go in the replay's order, on both sides.
-    let mut a_by_key: Vec<Vec<(Nanos, usize, Nanos)>> = vec![Vec::new(); a.groups.len()];
-    for p in 0..ra.len() {
-        a_by_key[a.replay_keys[p] as usize].push((a_starts[p], p, ra.duration(p)));
-    }
-    a_by_key.iter_mut().for_each(|v| v.sort_unstable());
-    // A's key of each of B's keys, where both ran its tasks the same way.
-    let counterpart: Vec<Option<u32>> = b
-        .keyed_groups()
-        .map(|(_, k, gb)| a.id(k).filter(|&i| a.groups[i as usize].outcomes.same_mix(&gb.outcomes)))
-        .collect();
-    let b_starts = rb.starts(&rb.ends(rb.durations()), rb.durations());
-    let mut order: Vec<(u32, Nanos, usize)> = (0..rb.len()).map(|p| (b.replay_keys[p], b_starts[p], p)).collect();
-    order.sort_unstable();
+    // A's side on one thread, B's on the other.
+    let (mut a_by_key, mut order, mut counterpart) = (Vec::new(), Vec::new(), Vec::new());
+    join(
+        &mut || {
+            // A's durations of each of its keys, in order of start.
+            let a_starts = ra.starts(&ra.ends(ra.durations()), ra.durations());
+            // (start, position, duration): ties in start go in the replay's order, on both sides.
+            a_by_key = vec![Vec::new(); a.groups.len()];
+            for p in 0..ra.len() {
+                a_by_key[a.replay_keys[p] as usize].push((a_starts[p], p, ra.duration(p)));
+            }
+            a_by_key.iter_mut().for_each(|v: &mut Vec<(Nanos, usize, Nanos)>| v.sort_unstable());
+        },
+        &mut || {
+            // A's key of each of B's keys, where both ran its tasks the same way.
+            counterpart = b
+                .keyed_groups()
+                .map(|(_, k, gb)| a.id(k).filter(|&i| a.groups[i as usize].outcomes.same_mix(&gb.outcomes)))
+                .collect();
+            let b_starts = rb.starts(&rb.ends(rb.durations()), rb.durations());
+            order = (0..rb.len()).map(|p| (b.replay_keys[p], b_starts[p], p)).collect();
+            order.sort_unstable();
+        },
+    );
     let mut matched = vec![None; rb.len()];
     let mut nth = 0;
     for (i, &(key, _, p)) in order.iter().enumerate() {

@@ -7,10 +7,11 @@
 
 use super::digest::{Digest, Group};
 use crate::hash::{FastMap, FastSet};
+use crate::join::Join;
 use std::collections::BTreeMap;
 
 /// B's keys matched to A's by structure: B's key → A's.
-pub fn by_structure<'a, 'b>(a: &'a Digest, b: &'b Digest) -> FastMap<String, String> {
+pub fn by_structure<'a, 'b>(a: &'a Digest, b: &'b Digest, join: Join<'_>) -> FastMap<String, String> {
     let mut renamed: FastMap<String, String> = FastMap::default();
     let mut taken: FastSet<String> = FastSet::default();
     loop {
@@ -21,10 +22,13 @@ pub fn by_structure<'a, 'b>(a: &'a Digest, b: &'b Digest) -> FastMap<String, Str
             let name = renamed.get(k).map_or(k, String::as_str);
             a.id(name).is_some().then_some(name)
         };
-        let unmatched_a = a.keyed_groups().filter(|(_, k, _)| b.id(k).is_none() && !taken.contains(*k));
-        let unmatched_b = b.keyed_groups().filter(|(_, k, _)| a.id(k).is_none() && !renamed.contains_key(*k));
-        let sigs_a = signatures(a, unmatched_a, &matched_a);
-        let sigs_b = signatures(b, unmatched_b, &matched_b);
+        let unmatched_a = || a.keyed_groups().filter(|(_, k, _)| b.id(k).is_none() && !taken.contains(*k));
+        let unmatched_b = || b.keyed_groups().filter(|(_, k, _)| a.id(k).is_none() && !renamed.contains_key(*k));
+        // Each side's on a thread: every key of both is looked up each round.
+        let (mut sigs_a, mut sigs_b) = (BTreeMap::new(), BTreeMap::new());
+        join(&mut || sigs_a = signatures(a, unmatched_a(), &matched_a), &mut || {
+            sigs_b = signatures(b, unmatched_b(), &matched_b)
+        });
         let mut found = Vec::new();
         for (sig, ka) in &sigs_a {
             if let (Some([kb]), [ka]) = (sigs_b.get(sig).map(Vec::as_slice), ka.as_slice()) {

@@ -97,7 +97,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let (mut da, mut db): (Vec<Digest>, Vec<Digest>) = (Vec::new(), Vec::new());
     join(&mut || da = a.iter().map(Digest::of).collect(), &mut || db = b.iter().map(Digest::of).collect());
     let (ra, rb) = (median_run(&da), median_run(&db));
-    let renamed = matching::by_structure(&da[ra], &db[rb]);
+    let renamed = matching::by_structure(&da[ra], &db[rb], join);
     for d in &mut db {
         d.rename(&renamed);
     }
@@ -111,7 +111,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
 
     let split = attribution::split(rep_a, rep_b);
-    let matched_durations = attribution::a_durations(rep_b, rep_a);
+    let matched_durations = attribution::a_durations(rep_b, rep_a, join);
     let what_if = attribution::what_if(rep_b, &matched_durations);
     let (pa, pb) = (rep_a.path_time(), rep_b.path_time());
     // Critical in B and not in A: neither on A's path nor without slack there.
@@ -140,7 +140,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             _ => ms(split.effects.get(*k).copied().unwrap_or(0)),
         }
     };
-    let order = rank(&keys, &verdicts, &effect);
+    let order = rank(&keys, &verdicts, &effect, join);
     // What B would save if each of the first changes went back to A's time.
     let back: Vec<(usize, u32)> = order
         .iter()
@@ -297,25 +297,52 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 /// change; then what is within noise, by the size of the change; the key
 /// last. A row is ranked by its place in this order unless it is within
 /// noise.
-fn rank(keys: &[(&str, table::KeyRuns)], verdicts: &[table::Verdict], effect: &dyn Fn(usize) -> f64) -> Vec<u32> {
+fn rank(
+    keys: &[(&str, table::KeyRuns)],
+    verdicts: &[table::Verdict],
+    effect: &(dyn Fn(usize) -> f64 + Sync),
+    join: Join<'_>,
+) -> Vec<u32> {
     // Sorted as small tuples: a row is large, and reaching into rows is
     // most of a sort's time.
-    let mut order: Vec<(bool, f64, f64, u32)> = verdicts
-        .iter()
-        .zip(keys)
-        .enumerate()
-        .map(|(i, (v, _))| {
-            let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
-            (v.status == "within-noise", effect(i).abs(), delta.abs(), i as u32)
-        })
-        .collect();
-    order.sort_unstable_by(|x, y| {
+    let make = |i: usize| {
+        let v = &verdicts[i];
+        let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
+        (v.status == "within-noise", effect(i).abs(), delta.abs(), i as u32)
+    };
+    let cmp = |x: &(bool, f64, f64, u32), y: &(bool, f64, f64, u32)| {
         x.0.cmp(&y.0)
             .then(y.1.total_cmp(&x.1))
             .then(y.2.total_cmp(&x.2))
             .then_with(|| keys[x.3 as usize].0.cmp(keys[y.3 as usize].0))
-    });
-    order.into_iter().map(|(.., i)| i).collect()
+    };
+    // Half sorted on each thread, then merged: times are often equal (a
+    // log's are whole milliseconds), so most comparisons reach the keys.
+    let half = verdicts.len() / 2;
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    join(
+        &mut || {
+            left = (0..half).map(make).collect();
+            left.sort_unstable_by(cmp);
+        },
+        &mut || {
+            right = (half..verdicts.len()).map(make).collect();
+            right.sort_unstable_by(cmp);
+        },
+    );
+    // Keys differ, so the order is strict and the merge is the whole sort's.
+    let (mut i, mut j, mut order) = (0, 0, Vec::with_capacity(verdicts.len()));
+    while i < left.len() && j < right.len() {
+        if cmp(&right[j], &left[i]).is_lt() {
+            order.push(right[j].3);
+            j += 1;
+        } else {
+            order.push(left[i].3);
+            i += 1;
+        }
+    }
+    order.extend(left[i..].iter().chain(&right[j..]).map(|t| t.3));
+    order
 }
 
 #[cfg(test)]
