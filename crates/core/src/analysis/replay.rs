@@ -21,7 +21,7 @@
 //! times take no part: no task waits for them. A dependency that closes a
 //! cycle is ignored, so that every task is played after what it waits for.
 
-use super::replay_order::topological;
+use super::replay_order::{topological, IndexDeps};
 use crate::model::{Model, Nanos, Role, TaskId};
 
 /// A run's schedule, ready to be replayed: its tasks in an order where a
@@ -78,11 +78,13 @@ impl Replay {
         for (i, &(_, id)) in by_start.iter().enumerate() {
             pos[id.index()] = i as u32;
         }
-        let receiver = receivers(model, &by_start, &pos);
-        let order = topological(model, &by_start, &pos, &receiver);
-        // Positions renumbered in the topological order.
+        let index_deps = IndexDeps::of(model, &by_start, &pos);
+        let receiver = receivers(model, &by_start, &index_deps);
+        let order = topological(&index_deps, &receiver);
+        // Positions renumbered in the topological order, by index of `by_start`.
+        let mut place = vec![NONE; by_start.len()];
         for (p, &i) in order.iter().enumerate() {
-            pos[by_start[i as usize].1.index()] = p as u32;
+            place[i as usize] = p as u32;
         }
         let n = order.len();
         let mut r = Replay { dep_start: Vec::with_capacity(n + 1), ..Replay::default() };
@@ -90,7 +92,7 @@ impl Replay {
         r.receiver = order
             .iter()
             .map(|&i| receiver[i as usize])
-            .map(|x| if x == NONE { NONE } else { pos[by_start[x as usize].1.index()] })
+            .map(|x| if x == NONE { NONE } else { place[x as usize] })
             .collect();
         r.first_transfer = vec![NONE; n];
         for (p, &x) in r.receiver.iter().enumerate() {
@@ -106,11 +108,11 @@ impl Replay {
             let first = r.first_transfer[p];
             own.clear();
             own.extend(
-                model
-                    .deps(id)
+                index_deps
+                    .of_task(i as usize)
                     .iter()
-                    .map(|d| pos[d.index()])
-                    .filter(|&d| d != NONE && (d as usize) < p)
+                    .map(|&d| place[d as usize])
+                    .filter(|&d| (d as usize) < p)
                     .map(|d| (u8::from(r.receiver[d as usize] == p as u32) * 2 + u8::from(d >= first), d)),
             );
             own.sort_by_key(|&(class, _)| class);
@@ -286,17 +288,17 @@ impl Gates {
     }
 }
 
-/// For each task of `by_start` (sorted by start, `pos` each model task's
-/// index there): for a transfer, the index of the task it was made for,
-/// the one of its dependants whose uid is its target; else `NONE`.
-fn receivers(model: &Model, by_start: &[(Nanos, TaskId)], pos: &[u32]) -> Vec<u32> {
+/// For each task of `by_start` (sorted by start, with their dependencies
+/// `deps` by index): for a transfer, the index of the task it was made
+/// for, the one of its dependants whose uid is its target; else `NONE`.
+fn receivers(model: &Model, by_start: &[(Nanos, TaskId)], deps: &IndexDeps) -> Vec<u32> {
     let mut receiver = vec![NONE; by_start.len()];
     for (i, &(_, id)) in by_start.iter().enumerate() {
         let uid = model.task(id).uid;
-        for d in model.deps(id) {
-            let t = model.task(*d);
-            if t.role == Role::Transfer && t.target() == Some(uid) && pos[d.index()] != NONE {
-                receiver[pos[d.index()] as usize] = i as u32;
+        for &d in deps.of_task(i) {
+            let t = model.task(by_start[d as usize].1);
+            if t.role == Role::Transfer && t.target() == Some(uid) {
+                receiver[d as usize] = i as u32;
             }
         }
     }
