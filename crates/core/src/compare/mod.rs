@@ -39,7 +39,7 @@ use digest::Digest;
 use result::{AlignedStep, Attribution, CriticalPaths, Noise, Runs, TaskChange, Totals, Wall};
 
 /// How many of the first changes get their saving if B went back to A's
-/// time (one replay each).
+/// time (each played again where it moves the run, [`attribution::savings_if_back`]).
 const SAVINGS_IF_BACK: usize = 100;
 
 /// How changes are told from noise.
