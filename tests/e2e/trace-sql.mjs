@@ -1,0 +1,54 @@
+// The SQL tab's own status lines, with the time each first shows after the
+// click on the tab, until the run's tables are queryable: on a first visit
+// and then a returning one (the same browser, reloaded). For finding where
+// the tab's wait goes (docs/numbers.md, "The SQL tab");
+// `measure-sql.mjs` gives the medians.
+//
+//   node tests/e2e/trace-sql.mjs [FILE...]
+//
+// With no FILE, the simulated build of `measure-sql.mjs`.
+import { join } from 'node:path';
+import { serve } from '../../scripts/serve.mjs';
+import { launchBrowser, simulatedBuild, ROOT } from './harness.mjs';
+
+let files = process.argv.slice(2);
+if (files.length === 0) {
+  const { log, graph } = simulatedBuild(34_500, 'sql');
+  files = [log, graph];
+}
+
+/** Opens the files, then the SQL tab; each status line with its time, ms after the click. */
+async function trace(page, url) {
+  await page.goto(url);
+  await page.getByTestId('landing').waitFor();
+  await page.getByTestId('file-input').setInputFiles(files);
+  await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
+  const t0 = Date.now();
+  await page.getByTestId('tab-sql').click();
+  const lines = [];
+  for (let last = null; ;) {
+    const now = await page.evaluate(() => {
+      const run = document.querySelector('[data-testid=sql-run]');
+      if (run && !run.disabled) return 'tables queryable';
+      return document.querySelector('[data-testid=sql-loading]')?.textContent ?? '';
+    });
+    if (now !== last) lines.push(`${String(Date.now() - t0).padStart(6)} ms  ${now}`);
+    if (now === 'tables queryable') return lines;
+    last = now;
+    await page.waitForTimeout(25);
+  }
+}
+
+const server = await serve({ root: join(ROOT, 'dist'), port: 0, base: '/' });
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await launchBrowser();
+try {
+  console.log(`first visit:\n${(await trace(browser.page, url)).join('\n')}`);
+  // The service worker keeps DuckDB's files once they came: let its copy finish.
+  await browser.page.waitForTimeout(3000);
+  console.log(`returning visit:\n${(await trace(browser.page, url)).join('\n')}`);
+  if (browser.errors.length) console.log('# page errors:', browser.errors);
+} finally {
+  await browser.close();
+  server.close();
+}
