@@ -4,9 +4,10 @@
 // the tab's wait goes (docs/numbers.md, "The SQL tab");
 // `measure-sql.mjs` gives the medians.
 //
-//   node tests/e2e/trace-sql.mjs [FILE...]
+//   [SERVICE_WORKERS=block] node tests/e2e/trace-sql.mjs [FILE...]
 //
-// With no FILE, the simulated build of `measure-sql.mjs`.
+// With no FILE, the simulated build of `measure-sql.mjs`. SERVICE_WORKERS=block:
+// no service worker, so the returning visit comes from the HTTP cache.
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
 import { launchBrowser, simulatedBuild, ROOT } from './harness.mjs';
@@ -41,7 +42,7 @@ async function trace(page, url) {
 
 const server = await serve({ root: join(ROOT, 'dist'), port: 0, base: '/' });
 const url = `http://127.0.0.1:${server.address().port}/`;
-const browser = await launchBrowser();
+const browser = await launchBrowser({ serviceWorkers: process.env.SERVICE_WORKERS ?? 'allow' });
 try {
   console.log(`first visit:\n${(await trace(browser.page, url)).join('\n')}`);
   // The service worker keeps DuckDB's files once they came: let its copy finish.
