@@ -13,23 +13,15 @@
 
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { launchBrowser, simulatedBuild, stats, ROOT } from './harness.mjs';
+import { launchBrowser, stats, ROOT } from './harness.mjs';
+import { openSqlTab, sqlFiles } from './sql-tab.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
-let files = process.argv.slice(2);
-if (files.length === 0) {
-  const { log, graph } = simulatedBuild(34_500, 'sql');
-  files = [log, graph];
-}
+const files = sqlFiles();
 
 /** Opens the files, then the SQL tab; the times in ms from the click on the tab. */
 async function measure(page, url) {
-  await page.goto(url);
-  await page.getByTestId('landing').waitFor();
-  await page.getByTestId('file-input').setInputFiles(files);
-  await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
-  const t0 = Date.now();
-  await page.getByTestId('tab-sql').click();
+  const t0 = await openSqlTab(page, url, files);
   await page.waitForFunction(() => !document.querySelector('[data-testid=sql-run]')?.disabled, null, { timeout: 300_000 });
   const ready = Date.now() - t0;
   const answer = async (sql) => {

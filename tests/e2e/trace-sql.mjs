@@ -10,22 +10,14 @@
 // no service worker, so the returning visit comes from the HTTP cache.
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { launchBrowser, simulatedBuild, ROOT } from './harness.mjs';
+import { launchBrowser, ROOT } from './harness.mjs';
+import { openSqlTab, sqlFiles } from './sql-tab.mjs';
 
-let files = process.argv.slice(2);
-if (files.length === 0) {
-  const { log, graph } = simulatedBuild(34_500, 'sql');
-  files = [log, graph];
-}
+const files = sqlFiles();
 
 /** Opens the files, then the SQL tab; each status line with its time, ms after the click. */
 async function trace(page, url) {
-  await page.goto(url);
-  await page.getByTestId('landing').waitFor();
-  await page.getByTestId('file-input').setInputFiles(files);
-  await page.getByTestId('analysis-ready').waitFor({ timeout: 300_000 });
-  const t0 = Date.now();
-  await page.getByTestId('tab-sql').click();
+  const t0 = await openSqlTab(page, url, files);
   const lines = [];
   for (let last = null; ;) {
     const now = await page.evaluate(() => {
