@@ -52,6 +52,35 @@ pub struct Marks {
     /// Per text: seen in a message (bit 0), in a marker (bit 1).
     seen_as: Vec<u8>,
     ids: FastMap<String, u32>,
+    /// Texts met lately, by a cheap hash of their bytes ([`recent_slot`]):
+    /// a program logs millions of marks with few texts, and this finds most
+    /// of them without hashing them whole or checking their UTF-8 again.
+    recent: Recent,
+}
+
+/// The table of recent texts: text ids by [`recent_slot`] (`u32::MAX`:
+/// none), made on first use. A cache: equal whatever it holds.
+#[derive(Clone, Debug, Default)]
+struct Recent(Vec<u32>);
+
+impl PartialEq for Recent {
+    fn eq(&self, _: &Recent) -> bool {
+        true
+    }
+}
+
+impl Eq for Recent {}
+
+/// Slots of [`Marks`]'s table of recent texts.
+const RECENT_BITS: u32 = 10;
+
+/// A text's slot in the table of recent texts: its length and its first
+/// and last eight bytes, mixed (a hint only: the text is compared).
+fn recent_slot(text: &[u8]) -> usize {
+    let word = |b: &[u8]| b.iter().fold(0u64, |w, &x| (w << 8) | u64::from(x));
+    let n = text.len();
+    let mixed = (n as u64) ^ word(&text[..n.min(8)]).rotate_left(17) ^ word(&text[n.saturating_sub(8)..]);
+    (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT_BITS)) as usize
 }
 
 /// One mark, its text borrowed from [`Marks`].
@@ -79,18 +108,10 @@ impl MarkRef<'_> {
 }
 
 impl Marks {
-    /// Adds a mark.
-    pub(super) fn push(&mut self, time: Nanos, cap: Option<u16>, offset: u64, marker: bool, text: &str) {
-        let text = match self.ids.get(text) {
-            Some(&id) => id,
-            None => {
-                let id = self.texts.len() as u32;
-                self.texts.push(text.to_owned());
-                self.seen_as.push(0);
-                self.ids.insert(text.to_owned(), id);
-                id
-            }
-        };
+    /// Adds a mark whose text is `text`; `false` (and nothing added) when
+    /// the text is not UTF-8.
+    pub(super) fn push(&mut self, time: Nanos, cap: Option<u16>, offset: u64, marker: bool, text: &[u8]) -> bool {
+        let Some(text) = self.text_id(text) else { return false };
         if let Some(seen) = self.seen_as.get_mut(text as usize) {
             *seen |= if marker { 2 } else { 1 };
         }
@@ -102,6 +123,32 @@ impl Marks {
             list.push(Row { time, offset, text, marker });
             self.len += 1;
         }
+        true
+    }
+
+    /// The id of text `bytes`, added on first use; `None` when it is not UTF-8.
+    fn text_id(&mut self, bytes: &[u8]) -> Option<u32> {
+        if self.recent.0.is_empty() {
+            self.recent.0 = vec![u32::MAX; 1 << RECENT_BITS];
+        }
+        let slot = recent_slot(bytes);
+        let hint = self.recent.0[slot];
+        if self.texts.get(hint as usize).is_some_and(|t| t.as_bytes() == bytes) {
+            return Some(hint);
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        let id = match self.ids.get(text) {
+            Some(&id) => id,
+            None => {
+                let id = self.texts.len() as u32;
+                self.texts.push(text.to_owned());
+                self.seen_as.push(0);
+                self.ids.insert(text.to_owned(), id);
+                id
+            }
+        };
+        self.recent.0[slot] = id;
+        Some(id)
     }
 
     /// Sorts the list of a capability whose marks did not come in time
@@ -154,27 +201,46 @@ impl Marks {
                 heads.push(Reverse((r.time, r.offset, slot, 0)));
             }
         }
-        MarksIter { marks: self, heads }
+        MarksIter { marks: self, heads, current: None }
     }
 }
 
 /// The marks in time order, merged from the capabilities' lists.
+///
+/// A capability's marks come in runs (a block of its events covers a
+/// stretch of time), so the list of the last mark given goes on giving
+/// marks without the heap while they come before every other list's next.
 pub struct MarksIter<'a> {
     marks: &'a Marks,
-    /// Each list's next mark: (time, offset, list, index in it).
+    /// The next mark of each list but the current one: (time, offset, list, index in it).
     heads: BinaryHeap<Reverse<(Nanos, u64, usize, usize)>>,
+    /// The list of the last mark given, and that mark's index in it.
+    current: Option<(usize, usize)>,
 }
 
 impl<'a> Iterator for MarksIter<'a> {
     type Item = MarkRef<'a>;
 
     fn next(&mut self) -> Option<MarkRef<'a>> {
-        let Reverse((_, _, slot, i)) = self.heads.pop()?;
-        let list = self.marks.caps.get(slot)?;
-        let r = list.get(i)?;
-        if let Some(n) = list.get(i + 1) {
-            self.heads.push(Reverse((n.time, n.offset, slot, i + 1)));
-        }
+        // Offsets differ between marks, so no two keys are equal.
+        let (slot, i) = match self.current.take() {
+            Some((slot, i)) => {
+                let next = self.marks.caps.get(slot).and_then(|l| l.get(i + 1));
+                match next {
+                    Some(n) if self.heads.peek().is_none_or(|Reverse(h)| (n.time, n.offset) < (h.0, h.1)) => {
+                        (slot, i + 1)
+                    }
+                    Some(n) => {
+                        self.heads.push(Reverse((n.time, n.offset, slot, i + 1)));
+                        self.pop()?
+                    }
+                    None => self.pop()?,
+                }
+            }
+            None => self.pop()?,
+        };
+        self.current = Some((slot, i));
+        let r = self.marks.caps.get(slot)?.get(i)?;
         Some(MarkRef {
             time: r.time,
             cap: slot.checked_sub(1).map(|c| c as u16),
@@ -186,9 +252,62 @@ impl<'a> Iterator for MarksIter<'a> {
     }
 }
 
+impl MarksIter<'_> {
+    /// The list and index of the earliest next mark of the lists in the heap.
+    fn pop(&mut self) -> Option<(usize, usize)> {
+        let Reverse((_, _, slot, i)) = self.heads.pop()?;
+        Some((slot, i))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Marks of several capabilities, each logged in time order in runs
+        /// of blocks as a runtime writes them, with times that tie across
+        /// capabilities and texts that repeat: merged, they come back as a
+        /// stable sort by time of the file's order, each text by its id.
+        #[test]
+        fn merged_marks_equal_a_stable_sort_of_the_file(
+            blocks in proptest::collection::vec((0..4u16, 1..6usize, 0..3i64), 0..40),
+            texts in proptest::collection::vec(0..6u8, 1..200),
+        ) {
+            let mut clocks = [0i64; 4];
+            let mut pushed = Vec::new();
+            let mut m = Marks::default();
+            let mut offset = 0u64;
+            for (cap, len, step) in blocks {
+                for _ in 0..len {
+                    clocks[usize::from(cap)] += step;
+                    let text = format!("t{}", texts[pushed.len() % texts.len()]);
+                    let cap = (cap < 3).then_some(cap);
+                    offset += 10;
+                    let time = clocks[cap.map_or(3, usize::from)];
+                    prop_assert!(m.push(time, cap, offset, false, text.as_bytes()));
+                    pushed.push(Mark { time, cap, offset, marker: false, text });
+                }
+            }
+            m.order();
+            let got: Vec<Mark> = m.iter().map(|r| r.to_mark()).collect();
+            pushed.sort_by_key(|w| w.time);
+            prop_assert_eq!(&got, &pushed);
+            for r in m.iter() {
+                prop_assert_eq!(m.text(r.text_id), Some(r.text));
+            }
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_no_mark() {
+        let mut m = Marks::default();
+        assert!(m.push(1, Some(0), 10, false, b"START a"));
+        assert!(!m.push(2, Some(0), 20, false, b"START \xff"));
+        assert!(m.push(3, Some(0), 30, false, b"START a"));
+        assert_eq!((m.len(), m.text_count()), (2, 1));
+    }
 
     #[test]
     fn marks_come_back_in_time_order_then_file_order_each_text_kept_once() {
@@ -202,7 +321,7 @@ mod tests {
             (10, Some(1), 150, false, "here"),
         ];
         for &(time, cap, offset, marker, text) in &pushed {
-            m.push(time, cap, offset, marker, text);
+            m.push(time, cap, offset, marker, text.as_bytes());
         }
         assert_eq!((m.len(), m.text_count()), (5, 3));
         m.order();

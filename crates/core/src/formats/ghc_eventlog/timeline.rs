@@ -16,7 +16,7 @@
 //! ends closes at the last time its capability logged.
 
 use super::collections::{collections, GcSpan, GcStats};
-use super::decode::{decode_hot, decode_payload, decode_text, Event, Hot};
+use super::decode::{decode_hot, decode_payload, decode_text_bytes, Event, Hot};
 use super::run::{GhcRun, HeapFigure, HeapSample, ThreadStats};
 use super::threads::Threads;
 use super::user_spans::user_spans;
@@ -175,9 +175,11 @@ impl Timeline {
             }
             return;
         }
-        if let Some((text, marker)) = decode_text(log, ty, payload) {
-            run.marks.push(time, cap_id, offset, marker, text);
-            return;
+        if let Some((text, marker)) = decode_text_bytes(log, ty, payload) {
+            // Text that is not UTF-8 is no mark (ghc-events fails on it).
+            if run.marks.push(time, cap_id, offset, marker, text) {
+                return;
+            }
         }
         if !wanted(ty) {
             return;

@@ -104,11 +104,17 @@ pub fn decode_hot(log: &Eventlog, ty: u16, payload: &[u8]) -> Option<Hot> {
 /// building its [`Event`]: `Some((text, marker))` exactly when
 /// [`decode_payload`] gives [`Event::UserMessage`] or [`Event::UserMarker`].
 pub fn decode_text<'a>(log: &Eventlog, ty: u16, payload: &'a [u8]) -> Option<(&'a str, bool)> {
+    let (bytes, marker) = decode_text_bytes(log, ty, payload)?;
+    Some((std::str::from_utf8(bytes).ok()?, marker))
+}
+
+/// [`decode_text`]'s text as bytes, not yet checked to be UTF-8 (a reader
+/// that has seen the same bytes before need not check them again).
+pub fn decode_text_bytes<'a>(log: &Eventlog, ty: u16, payload: &'a [u8]) -> Option<(&'a [u8], bool)> {
     if !matches!(ty, 19 | USER_MARKER) {
         return None;
     }
-    let text = std::str::from_utf8(body(log, ty, payload)?).ok()?;
-    Some((text, ty == USER_MARKER))
+    Some((body(log, ty, payload)?, ty == USER_MARKER))
 }
 
 /// The type id of user markers: logs that do not declare it are pre-7.8 logs.
