@@ -60,6 +60,11 @@ impl<T> ChunkList<T> {
         self.chunks.iter_mut().flatten()
     }
 
+    /// The chunks, in order: a reader that frees each once read.
+    pub(crate) fn into_chunks(self) -> Vec<Vec<T>> {
+        self.chunks
+    }
+
     /// Adds an item at the end; gives its index.
     pub(crate) fn push(&mut self, item: T) -> usize {
         match self.chunks.last_mut() {

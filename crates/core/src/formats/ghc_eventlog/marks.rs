@@ -1,21 +1,23 @@
-//! A log's user markers and messages, kept small: each text once, and each
-//! mark as 24 bytes (its time, its event's offset, its text's id, whether
-//! it is a marker), in a list per capability that never moves. A
-//! scheduler-heavy program marks millions of steps with a few distinct
-//! texts (`START step3`...), so a mark holding its own text took three
-//! times the room, and one list sorted by time a copy of half of it more.
+//! A log's user markers and messages, kept small while the log is read:
+//! each text once, and each mark as 24 bytes (its time, its event's offset,
+//! its text's id, whether it is a marker), in a list per capability that
+//! never moves. A scheduler-heavy program marks millions of steps with a
+//! few distinct texts (`START step3`...), so a mark holding its own text
+//! took three times the room, and one list sorted by time a copy of half of
+//! it more.
 //!
 //! A capability logs its events in time order, so its marks come sorted;
 //! the marks of all are read in time order by merging the capabilities'
-//! lists, marks at the same time in file order (by offset), as a stable
-//! sort by time would give them.
+//! lists ([`super::mark_merge`]), marks at the same time in file order (by
+//! offset), as a stable sort by time would give them. Once read, they are
+//! made into spans as the lists are freed ([`Marks::drain`]); the log keeps
+//! the first of them and their count ([`KeptMarks`]).
 
+use super::mark_merge::{Cursor, Merge};
 use crate::chunk_list::ChunkList;
 use crate::hash::FastMap;
 use crate::model::Nanos;
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// A user marker or message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,55 +197,82 @@ impl Marks {
 
     /// Every mark, in time order (marks at the same time in file order).
     pub fn iter(&self) -> MarksIter<'_> {
-        let mut heads = BinaryHeap::with_capacity(self.caps.len());
-        for (slot, list) in self.caps.iter().enumerate() {
-            if let Some(r) = list.get(0) {
-                heads.push(Reverse((r.time, r.offset, slot, 0)));
+        MarksIter { marks: self, merge: Merge::new(self.caps.iter().map(|list| At { list, i: 0 }).collect()) }
+    }
+
+    /// Every mark, in time order, each list's memory given back as the
+    /// marks are read: for the pass that makes them into spans, which then
+    /// keeps only the first [`MARKS_KEPT`] ([`KeptMarks`]).
+    pub(super) fn drain(self) -> MarksDrain {
+        let lists = self.caps.into_iter().map(|list| Owned::new(list.into_chunks())).collect();
+        MarksDrain { merge: Merge::new(lists), texts: self.texts }
+    }
+}
+
+/// A list's marks from its `i`th on.
+struct At<'a> {
+    list: &'a ChunkList<Row>,
+    i: usize,
+}
+
+impl Cursor for At<'_> {
+    fn key(&self) -> Option<(Nanos, u64)> {
+        self.list.get(self.i).map(|r| (r.time, r.offset))
+    }
+
+    fn advance(&mut self) {
+        self.i += 1;
+    }
+}
+
+/// A list's marks left, each chunk freed once read.
+struct Owned {
+    chunks: std::vec::IntoIter<Vec<Row>>,
+    rows: std::vec::IntoIter<Row>,
+    head: Option<Row>,
+}
+
+impl Owned {
+    fn new(chunks: Vec<Vec<Row>>) -> Owned {
+        let mut owned = Owned { chunks: chunks.into_iter(), rows: Vec::new().into_iter(), head: None };
+        owned.advance();
+        owned
+    }
+}
+
+impl Cursor for Owned {
+    fn key(&self) -> Option<(Nanos, u64)> {
+        self.head.map(|r| (r.time, r.offset))
+    }
+
+    fn advance(&mut self) {
+        self.head = loop {
+            if let Some(r) = self.rows.next() {
+                break Some(r);
             }
-        }
-        MarksIter { marks: self, heads, current: None }
+            match self.chunks.next() {
+                Some(chunk) => self.rows = chunk.into_iter(),
+                None => break None,
+            }
+        };
     }
 }
 
 /// The marks in time order, merged from the capabilities' lists.
-///
-/// A capability's marks come in runs (a block of its events covers a
-/// stretch of time), so the list of the last mark given goes on giving
-/// marks without the heap while they come before every other list's next.
 pub struct MarksIter<'a> {
     marks: &'a Marks,
-    /// The next mark of each list but the current one: (time, offset, list, index in it).
-    heads: BinaryHeap<Reverse<(Nanos, u64, usize, usize)>>,
-    /// The list of the last mark given, and that mark's index in it.
-    current: Option<(usize, usize)>,
+    merge: Merge<At<'a>>,
 }
 
 impl<'a> Iterator for MarksIter<'a> {
     type Item = MarkRef<'a>;
 
     fn next(&mut self) -> Option<MarkRef<'a>> {
-        // Offsets differ between marks, so no two keys are equal.
-        let (slot, i) = match self.current.take() {
-            Some((slot, i)) => {
-                let next = self.marks.caps.get(slot).and_then(|l| l.get(i + 1));
-                match next {
-                    Some(n) if self.heads.peek().is_none_or(|Reverse(h)| (n.time, n.offset) < (h.0, h.1)) => {
-                        (slot, i + 1)
-                    }
-                    Some(n) => {
-                        self.heads.push(Reverse((n.time, n.offset, slot, i + 1)));
-                        self.pop()?
-                    }
-                    None => self.pop()?,
-                }
-            }
-            None => self.pop()?,
-        };
-        self.current = Some((slot, i));
-        let r = self.marks.caps.get(slot)?.get(i)?;
+        let at = self.merge.next()?;
+        let r = at.list.get(at.i)?;
         Some(MarkRef {
             time: r.time,
-            cap: slot.checked_sub(1).map(|c| c as u16),
+            cap: self.merge.current().and_then(|slot| slot.checked_sub(1)).map(|c| c as u16),
             offset: r.offset,
             marker: r.marker,
             text: self.marks.text(r.text).unwrap_or(""),
@@ -252,11 +281,63 @@ impl<'a> Iterator for MarksIter<'a> {
     }
 }
 
-impl MarksIter<'_> {
-    /// The list and index of the earliest next mark of the lists in the heap.
-    fn pop(&mut self) -> Option<(usize, usize)> {
-        let Reverse((_, _, slot, i)) = self.heads.pop()?;
-        Some((slot, i))
+/// One mark of a [`MarksDrain`], its text by id ([`MarksDrain::text`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Drained {
+    /// When, ns.
+    pub time: Nanos,
+    /// The capability that logged it.
+    pub cap: Option<u16>,
+    /// Byte offset of its event in the file.
+    pub offset: u64,
+    /// A marker rather than a message.
+    pub marker: bool,
+    /// Its text's id.
+    pub text_id: u32,
+}
+
+/// The marks in time order, their lists freed as they are read ([`Marks::drain`]).
+pub(super) struct MarksDrain {
+    merge: Merge<Owned>,
+    texts: Vec<String>,
+}
+
+impl MarksDrain {
+    /// The next mark in time order.
+    pub(super) fn next(&mut self) -> Option<Drained> {
+        let r = self.merge.next()?.head?;
+        let cap = self.merge.current().and_then(|slot| slot.checked_sub(1)).map(|c| c as u16);
+        Some(Drained { time: r.time, cap, offset: r.offset, marker: r.marker, text_id: r.text })
+    }
+
+    /// The text of id `id`.
+    pub(super) fn text(&self, id: u32) -> &str {
+        self.texts.get(id as usize).map_or("", String::as_str)
+    }
+}
+
+/// Most marks a read log keeps, in time order (the page's table).
+pub const MARKS_KEPT: usize = 10_000;
+
+/// What a read log keeps of its marks once they are made into spans and
+/// instants: the first [`MARKS_KEPT`] in time order, and how many there were.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeptMarks {
+    /// The first marks, in time order.
+    pub first: Vec<Mark>,
+    /// Every mark, counted.
+    pub count: u64,
+}
+
+impl KeptMarks {
+    /// How many marks the log has.
+    pub fn len(&self) -> u64 {
+        self.count
+    }
+
+    /// The log has no marks.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
     }
 }
 
@@ -297,6 +378,13 @@ mod tests {
             for r in m.iter() {
                 prop_assert_eq!(m.text(r.text_id), Some(r.text));
             }
+            let mut drain = m.drain();
+            let mut drained = Vec::new();
+            while let Some(d) = drain.next() {
+                let text = drain.text(d.text_id).to_owned();
+                drained.push(Mark { time: d.time, cap: d.cap, offset: d.offset, marker: d.marker, text });
+            }
+            prop_assert_eq!(&drained, &pushed);
         }
     }
 

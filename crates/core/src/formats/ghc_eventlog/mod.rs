@@ -41,6 +41,7 @@ pub mod allocation;
 pub mod analysis;
 mod collections;
 pub mod decode;
+mod mark_merge;
 mod marks;
 mod reader;
 pub(crate) mod report;
@@ -54,7 +55,7 @@ mod timeline;
 mod user_spans;
 pub mod view;
 
-pub use marks::{Mark, MarkRef, Marks, MarksIter};
+pub use marks::{KeptMarks, Mark, MarkRef, Marks, MarksIter, MARKS_KEPT};
 pub use reader::{write, EventRecord, EventType, Eventlog};
 pub use run::{Collection, GhcRun, HeapFigure, HeapSample, ThreadStats};
 

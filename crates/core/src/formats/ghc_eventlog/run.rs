@@ -1,7 +1,7 @@
 //! What a GHC eventlog says beyond its model: collections, heap figures,
 //! threads and user marks ([`GhcRun`]), as [`super::timeline`] gathers them.
 
-use super::marks::Marks;
+use super::marks::KeptMarks;
 use crate::model::Nanos;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,8 +23,8 @@ pub struct GhcRun {
     pub heap: Vec<HeapSample>,
     /// Every Haskell thread, by id.
     pub threads: Vec<ThreadStats>,
-    /// User markers and user messages, in time order.
-    pub marks: Marks,
+    /// User markers and user messages: the first, in time order, and their count.
+    pub marks: KeptMarks,
 }
 
 /// One garbage collection: the span of the capability leading it, which

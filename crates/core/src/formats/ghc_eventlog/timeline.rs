@@ -17,6 +17,7 @@
 
 use super::collections::{collections, GcSpan, GcStats};
 use super::decode::{decode_hot, decode_payload, decode_text_bytes, Event, Hot};
+use super::marks::Marks;
 use super::run::{GhcRun, HeapFigure, HeapSample, ThreadStats};
 use super::threads::Threads;
 use super::user_spans::user_spans;
@@ -78,6 +79,8 @@ pub(super) struct Timeline {
     /// Per capability: index 0 for events outside any capability's block, `c + 1` for cap `c`.
     caps: Vec<Option<Cap>>,
     threads: Threads,
+    /// User markers and messages, made into spans at the end.
+    marks: Marks,
     gc_spans: Vec<GcSpan>,
     stats: Vec<GcStats>,
     first: Option<Nanos>,
@@ -98,6 +101,7 @@ impl Default for Timeline {
             kinds,
             caps: Vec::new(),
             threads: Threads::default(),
+            marks: Marks::default(),
             gc_spans: Vec::new(),
             stats: Vec::new(),
             first: None,
@@ -177,7 +181,7 @@ impl Timeline {
         }
         if let Some((text, marker)) = decode_text_bytes(log, ty, payload) {
             // Text that is not UTF-8 is no mark (ghc-events fails on it).
-            if run.marks.push(time, cap_id, offset, marker, text) {
+            if self.marks.push(time, cap_id, offset, marker, text) {
                 return;
             }
         }
@@ -240,8 +244,9 @@ impl Timeline {
             .into_iter()
             .map(|t| ThreadStats { caps: t.caps.len() as u32, ..t.stats })
             .collect();
-        run.marks.order();
-        user_spans(b, &run.marks, diags);
+        let mut marks = std::mem::take(&mut self.marks);
+        marks.order();
+        run.marks = user_spans(b, marks, diags);
         run.heap.sort_by_key(|h| h.time);
         if let Some(first) = self.first {
             b.window(first, self.last);

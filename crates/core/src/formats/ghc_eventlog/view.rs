@@ -9,8 +9,8 @@ use crate::model::Nanos;
 use crate::view::SERIES_POINTS;
 use serde::{Deserialize, Serialize};
 
-/// Most marks sent to the page.
-pub const MARKS: usize = 10_000;
+/// Most marks sent to the page: those the read log keeps.
+pub const MARKS: usize = crate::formats::ghc_eventlog::MARKS_KEPT;
 
 /// A heap figure over time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,8 +75,8 @@ impl GhcView {
                 .collect(),
             allocation: allocation(run),
             threads: run.threads.clone(),
-            marks: run.marks.iter().take(MARKS).map(|m| m.to_mark()).collect(),
-            mark_count: run.marks.len() as u64,
+            marks: run.marks.first.iter().take(MARKS).cloned().collect(),
+            mark_count: run.marks.count,
             event_types: run
                 .type_names
                 .iter()
