@@ -79,9 +79,15 @@ const RECENT_BITS: u32 = 10;
 /// A text's slot in the table of recent texts: its length and its first
 /// and last eight bytes, mixed (a hint only: the text is compared).
 fn recent_slot(text: &[u8]) -> usize {
-    let word = |b: &[u8]| b.iter().fold(0u64, |w, &x| (w << 8) | u64::from(x));
     let n = text.len();
-    let mixed = (n as u64) ^ word(&text[..n.min(8)]).rotate_left(17) ^ word(&text[n.saturating_sub(8)..]);
+    let (first, last) = match (text.first_chunk::<8>(), text.last_chunk::<8>()) {
+        (Some(&a), Some(&b)) => (u64::from_le_bytes(a), u64::from_le_bytes(b)),
+        _ => {
+            let word = text.iter().fold(0u64, |w, &x| (w << 8) | u64::from(x));
+            (word, word)
+        }
+    };
+    let mixed = (n as u64) ^ first.rotate_left(17) ^ last;
     (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT_BITS)) as usize
 }
 
