@@ -4,5 +4,6 @@ pub mod flame;
 pub mod graph;
 pub mod graph_camera;
 pub mod graph_view;
+mod lane_rows;
 pub mod slots;
 pub mod timeline;

@@ -8,10 +8,10 @@
 //! narrower than a pixel into one, so a million tasks draw as a few
 //! thousand rectangles at any zoom.
 
-use crate::model::{Model, Nanos, Role, TaskId};
+pub use super::lane_rows::RowKey;
+use super::lane_rows::{fit_sorted, lane_rows};
+use crate::model::{Model, Nanos, TaskId};
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Rows of every lane, tasks sorted by start in each row.
 #[derive(Clone, Debug, Default)]
@@ -100,27 +100,8 @@ impl TimelineIndex {
 
     /// Splits the lanes of `tasks` (of `model`) into rows; a task not in
     /// `tasks` is not on the timeline.
-    pub fn of_tasks(model: &Model, tasks: impl IntoIterator<Item = TaskId>) -> Self {
-        let mut by_lane: Vec<Vec<RowKey>> = vec![Vec::new(); model.lanes().len()];
-        for t in tasks {
-            let task = model.task(t);
-            if let (Some(start), Some(end)) = (task.start.get(), task.end.get()) {
-                by_lane[task.lane.index()].push(RowKey::new(start, end, task.role == Role::Setup, t.0));
-            }
-        }
-        let mut row_of = vec![u32::MAX; model.tasks().len()];
-        let rows = by_lane
-            .into_iter()
-            .map(|mut keys| {
-                let rows = first_fit(&mut keys);
-                for (r, row) in rows.iter().enumerate() {
-                    for &t in row {
-                        row_of[t as usize] = r as u32;
-                    }
-                }
-                rows.into_iter().map(|row| row.into_iter().map(TaskId).collect()).collect()
-            })
-            .collect();
+    pub fn of_tasks(model: &Model, tasks: impl Iterator<Item = TaskId> + Clone) -> Self {
+        let (rows, row_of) = lane_rows(model, tasks);
         TimelineIndex { rows, row_of }
     }
 
@@ -156,44 +137,18 @@ impl TimelineIndex {
     }
 }
 
-/// A task as first-fit row partitioning sorts it: (start, rank, !end, id)
-/// — setup first on a tie, so prepare tasks sit at the start of their
-/// lane; then instants (which take no room: they must not push a task that
-/// starts with them to another row); then longest first (`!end` orders
-/// ends backwards).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RowKey(Nanos, u8, Nanos, u32);
-
-impl RowKey {
-    /// The key of task `id` of one lane, from `start` to `end`, a setup
-    /// task or not.
-    pub fn new(start: Nanos, end: Nanos, setup: bool, id: u32) -> Self {
-        RowKey(start, u8::from(!setup) * 2 + u8::from(end != start), !end, id)
-    }
-}
-
 /// Splits the tasks of one lane into rows by first-fit interval
 /// partitioning (a task goes to the row that was free first at its
 /// start): each row's task ids, by start; a row's tasks do not overlap.
 pub fn first_fit(keys: &mut [RowKey]) -> Vec<Vec<u32>> {
     keys.sort_unstable();
     let mut rows: Vec<Vec<u32>> = Vec::new();
-    let mut free: BinaryHeap<Reverse<(Nanos, u32)>> = BinaryHeap::new();
-    for &RowKey(start, _, not_end, t) in keys.iter() {
-        let end = !not_end;
-        let row = match free.peek() {
-            Some(&Reverse((free_at, row))) if free_at <= start => {
-                free.pop();
-                row
-            }
-            _ => {
-                rows.push(Vec::new());
-                rows.len() as u32 - 1
-            }
-        };
+    fit_sorted(keys.iter().copied(), |t, row| {
+        if rows.len() <= row as usize {
+            rows.push(Vec::new());
+        }
         rows[row as usize].push(t);
-        free.push(Reverse((end.max(start), row)));
-    }
+    });
     rows
 }
 
@@ -253,7 +208,7 @@ pub fn pack_rows(rows: impl IntoIterator<Item = Vec<Bar>>, view: Viewport) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ModelBuilder, Task};
+    use crate::model::{ModelBuilder, Role, Task};
 
     fn model(spans: &[(&str, i64, i64)]) -> Model {
         let mut b = ModelBuilder::new();
