@@ -20,6 +20,7 @@ use longpole_core::view::what_if::{LeverRow, WhatIfView};
 use longpole_core::view::{FlameLayout, TaskDetails};
 use longpole_core::Summary;
 use std::rc::Rc;
+use std::sync::Arc;
 use yew::Reducible;
 
 /// What the page shows.
@@ -354,7 +355,7 @@ impl Reducible for AppState {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
                     };
-                    match view.map(|v| Shown::of(*v)).transpose() {
+                    match view.map(|v| Shown::of(Arc::unwrap_or_clone(v))).transpose() {
                         Ok(view) => {
                             next.phase = Phase::Ready {
                                 names,
@@ -603,7 +604,7 @@ mod tests {
             Action::Worker(Response::Done {
                 run: 1,
                 summary,
-                view: Some(Box::new(view)),
+                view: Some(Arc::new(view)),
                 bars: Vec::new(),
                 elapsed_ms: 1.0,
                 memory_bytes: 0,

@@ -7,6 +7,7 @@ use longpole_core::view::what_if::WhatIfs;
 use longpole_core::view::RunView;
 use longpole_core::{Analysis, Summary};
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 /// The last finished run, kept for the views' questions.
 pub struct Loaded {
@@ -16,8 +17,8 @@ pub struct Loaded {
     pub analysis: Analysis,
     /// The first dataset's timeline index.
     pub index: TimelineIndex,
-    /// The first dataset's view.
-    pub view: Option<RunView>,
+    /// The first dataset's view (shared with what [`Loaded::done`] sends).
+    pub view: Option<Arc<RunView>>,
     /// The first dataset's replay, prepared on the first lever or what-if
     /// asked (`None` inside: it records no dependencies), so that a slider
     /// step replays without preparing it again.
@@ -31,7 +32,7 @@ impl Loaded {
             Some(d) => {
                 let index = TimelineIndex::new(&d.model);
                 let view = analysis.view(d, &index);
-                (index, Some(view))
+                (index, Some(Arc::new(view)))
             }
             None => (TimelineIndex::default(), None),
         };
@@ -42,14 +43,14 @@ impl Loaded {
     /// and the timeline's first bars, with the time since the request
     /// (`elapsed_ms`) and the memory the reading took (`memory_bytes`).
     pub fn done(&self, elapsed_ms: f64, memory_bytes: u64) -> Response {
-        let bars = match (self.analysis.datasets.first(), self.view.as_ref().and_then(first_bars)) {
+        let bars = match (self.analysis.datasets.first(), self.view.as_deref().and_then(first_bars)) {
             (Some(d), Some((viewport, lanes))) => self.index.bars(&d.model, viewport, lanes),
             _ => Vec::new(),
         };
         Response::Done {
             run: self.run,
             summary: Summary::of(&self.analysis),
-            view: self.view.clone().map(Box::new),
+            view: self.view.clone(),
             bars,
             elapsed_ms,
             memory_bytes,

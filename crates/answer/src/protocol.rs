@@ -20,6 +20,7 @@ use longpole_core::view::what_if::{LeverRow, WhatIfView};
 use longpole_core::view::{FlameLayout, RunView, TaskDetails};
 use longpole_core::Summary;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Identifies one analysis request; the page counts them up from 1.
 pub type RunId = u32;
@@ -343,7 +344,9 @@ pub enum Response {
         /// What was found.
         summary: Summary,
         /// What the views show of the first run, when there is one.
-        view: Option<Box<RunView>>,
+        /// Shared with the worker's copy ([`crate::Loaded`]): sending it
+        /// makes no second one (a scheduler-heavy GHC log's view is tens of MB).
+        view: Option<Arc<RunView>>,
         /// The timeline's bars for its first render ([`first_bars`]).
         bars: Vec<RowBars>,
         /// Milliseconds from the request to the result.
