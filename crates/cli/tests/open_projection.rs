@@ -36,7 +36,7 @@ fn files_past_a_tab_are_read_natively_unless_told_otherwise() {
     let dir = std::env::temp_dir().join(format!("longpole-open-projection-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A GHC eventlog's magic, then nothing up to 4 GiB (a sparse file: no
-    // disk used): at 2.7 bytes a byte (4 where the reader gives up on the
+    // disk used): at 2.8 bytes a byte (4 where the reader gives up on the
     // zeros), far past the tab's 3 GiB.
     let big = dir.join("big.eventlog");
     std::fs::write(&big, b"hdrbhetb").unwrap();
