@@ -55,8 +55,9 @@ pub fn no_path(model: &Model, reason: Option<&str>) -> Option<NoPath> {
 /// Lanes whose tasks come in start order (all of a GHC eventlog's
 /// capabilities, most of a trace's) are merged as the tasks go by; lanes
 /// whose tasks come in end order (a GHC eventlog's user spans, made as
-/// each stops) are merged on a second pass, in that order; only the spans
-/// of the other lanes are gathered and sorted.
+/// each stops) are merged on a second pass, backwards, so latest end
+/// first: a run of spans closes for good once a span ends before it starts;
+/// only the spans of the other lanes are gathered and sorted.
 pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
     let spans = || {
         model.tasks().iter().filter_map(|t| match (t.start.get(), t.end.get()) {
@@ -70,11 +71,11 @@ pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
     }
     if lanes.iter().any(|l| l.unsorted && l.by_end) {
         let mut by_end = vec![EndMerge::default(); lanes.len()];
-        for (lane, s, e) in spans().filter(|(l, ..)| lanes[l.index()].unsorted && lanes[l.index()].by_end) {
+        for (lane, s, e) in spans().rev().filter(|(l, ..)| lanes[l.index()].unsorted && lanes[l.index()].by_end) {
             by_end[lane.index()].add(s, e);
         }
         for (l, m) in lanes.iter_mut().zip(&by_end).filter(|(l, _)| l.unsorted && l.by_end) {
-            *l = LaneMerge { closed: m.busy, ..LaneMerge::default() };
+            *l = LaneMerge { closed: m.busy(), ..LaneMerge::default() };
         }
     }
     if lanes.iter().any(|l| l.unsorted) {
@@ -138,26 +139,34 @@ impl LaneMerge {
     }
 }
 
-/// One lane's time covered, its spans merged in end order: the merged runs
-/// so far, disjoint and in order, the last ending latest; a span joins the
-/// runs it reaches back into.
-#[derive(Clone, Default)]
+/// One lane's time covered, its spans merged latest end first: the runs
+/// closed so far, and the run being merged. A span that ends before the
+/// run starts closes it, and no span after can reach back into it (each
+/// ends earlier still), so nothing but the current run is kept.
+#[derive(Clone, Copy, Default)]
 struct EndMerge {
-    runs: Vec<(Nanos, Nanos)>,
-    /// Time the runs cover.
-    busy: Nanos,
+    /// Time covered by the runs already closed.
+    closed: Nanos,
+    /// The run of overlapping spans being merged.
+    run: Option<(Nanos, Nanos)>,
 }
 
 impl EndMerge {
-    /// Adds a span (start before end) that ends no earlier than any before it.
-    fn add(&mut self, mut s: Nanos, e: Nanos) {
-        while let Some(&(a, b)) = self.runs.last().filter(|&&(_, b)| b >= s) {
-            self.runs.pop();
-            self.busy = self.busy.saturating_sub(b - a);
-            s = s.min(a);
-        }
-        self.runs.push((s, e));
-        self.busy = self.busy.saturating_add(e - s);
+    /// Adds a span (start before end) that ends no later than any before it.
+    fn add(&mut self, s: Nanos, e: Nanos) {
+        self.run = match self.run {
+            Some((a, b)) if e >= a => Some((a.min(s), b)),
+            Some((a, b)) => {
+                self.closed = self.closed.saturating_add(b - a);
+                Some((s, e))
+            }
+            None => Some((s, e)),
+        };
+    }
+
+    /// The time covered.
+    fn busy(&self) -> Nanos {
+        self.closed.saturating_add(self.run.map_or(0, |(a, b)| b - a))
     }
 }
 

@@ -217,7 +217,9 @@ pub struct Model {
     lanes: Vec<Lane>,
     kinds: Vec<Kind>,
     tasks: TaskList,
-    /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for, in the producer's order.
+    /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for,
+    /// in the producer's order; empty when no task waited for any (a log
+    /// that records no dependencies has millions of tasks and no edge).
     dep_start: Vec<u32>,
     deps: Vec<TaskId>,
     window: Option<(Nanos, Nanos)>,
@@ -278,8 +280,10 @@ impl Model {
 
     /// The tasks `id` waited for, in the producer's order.
     pub fn deps(&self, id: TaskId) -> &[TaskId] {
-        let (a, b) = (self.dep_start[id.index()], self.dep_start[id.index() + 1]);
-        &self.deps[a as usize..b as usize]
+        match (self.dep_start.get(id.index()), self.dep_start.get(id.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.deps[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// Number of dependency edges.
@@ -489,6 +493,9 @@ impl ModelBuilder {
             }
             self.model.lanes = kept;
             self.relabel_lanes(&new_id);
+        }
+        if self.edges.is_empty() {
+            return self.model;
         }
         let n = self.model.tasks.len();
         let mut start = vec![0u32; n + 1];
