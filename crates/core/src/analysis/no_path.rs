@@ -55,8 +55,8 @@ pub fn no_path(model: &Model, reason: Option<&str>) -> Option<NoPath> {
 /// Lanes whose tasks come in start order (all of a GHC eventlog's
 /// capabilities, most of a trace's) are merged as the tasks go by; lanes
 /// whose tasks come in end order (a GHC eventlog's user spans, made as
-/// each stops) are merged on a second pass, backwards, so latest end
-/// first: a run of spans closes for good once a span ends before it starts;
+/// each stops) are merged on a second pass, backwards, latest end first:
+/// with time mirrored that is start order, and no list of runs is kept;
 /// only the spans of the other lanes are gathered and sorted.
 pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
     let spans = || {
@@ -70,12 +70,15 @@ pub fn busiest_lane(model: &Model) -> Option<BusyLane> {
         lanes[lane.index()].add(s, e);
     }
     if lanes.iter().any(|l| l.unsorted && l.by_end) {
-        let mut by_end = vec![EndMerge::default(); lanes.len()];
-        for (lane, s, e) in spans().rev().filter(|(l, ..)| lanes[l.index()].unsorted && lanes[l.index()].by_end) {
-            by_end[lane.index()].add(s, e);
+        // Read latest end first, with time mirrored (a span from s to e
+        // taken as one from -e to -s), such a lane's spans come in start
+        // order: merged as any other lane, covering the same time.
+        let by_end: Vec<bool> = lanes.iter().map(|l| l.unsorted && l.by_end).collect();
+        for (l, _) in lanes.iter_mut().zip(&by_end).filter(|(_, &b)| b) {
+            *l = LaneMerge::default();
         }
-        for (l, m) in lanes.iter_mut().zip(&by_end).filter(|(l, _)| l.unsorted && l.by_end) {
-            *l = LaneMerge { closed: m.busy(), ..LaneMerge::default() };
+        for (lane, s, e) in spans().rev().filter(|(l, ..)| by_end[l.index()]) {
+            lanes[lane.index()].add(e.saturating_neg(), s.saturating_neg());
         }
     }
     if lanes.iter().any(|l| l.unsorted) {
@@ -125,37 +128,6 @@ impl LaneMerge {
                 self.run
             }
             Some((a, b)) if s <= b => Some((a, b.max(e))),
-            Some((a, b)) => {
-                self.closed = self.closed.saturating_add(b - a);
-                Some((s, e))
-            }
-            None => Some((s, e)),
-        };
-    }
-
-    /// The time covered.
-    fn busy(&self) -> Nanos {
-        self.closed.saturating_add(self.run.map_or(0, |(a, b)| b - a))
-    }
-}
-
-/// One lane's time covered, its spans merged latest end first: the runs
-/// closed so far, and the run being merged. A span that ends before the
-/// run starts closes it, and no span after can reach back into it (each
-/// ends earlier still), so nothing but the current run is kept.
-#[derive(Clone, Copy, Default)]
-struct EndMerge {
-    /// Time covered by the runs already closed.
-    closed: Nanos,
-    /// The run of overlapping spans being merged.
-    run: Option<(Nanos, Nanos)>,
-}
-
-impl EndMerge {
-    /// Adds a span (start before end) that ends no later than any before it.
-    fn add(&mut self, s: Nanos, e: Nanos) {
-        self.run = match self.run {
-            Some((a, b)) if e >= a => Some((a.min(s), b)),
             Some((a, b)) => {
                 self.closed = self.closed.saturating_add(b - a);
                 Some((s, e))

@@ -108,13 +108,6 @@ pub struct MarkRef<'a> {
     pub text_id: u32,
 }
 
-impl MarkRef<'_> {
-    /// The mark, owning its text.
-    pub fn to_mark(&self) -> Mark {
-        Mark { time: self.time, cap: self.cap, offset: self.offset, marker: self.marker, text: self.text.to_owned() }
-    }
-}
-
 impl Marks {
     /// Adds a mark whose text is `text`; `false` (and nothing added) when
     /// the text is not UTF-8.
@@ -352,6 +345,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The mark, owning its text.
+    fn owned(r: MarkRef<'_>) -> Mark {
+        Mark { time: r.time, cap: r.cap, offset: r.offset, marker: r.marker, text: r.text.to_owned() }
+    }
+
     proptest! {
         /// Marks of several capabilities, each logged in time order in runs
         /// of blocks as a runtime writes them, with times that tie across
@@ -378,7 +376,7 @@ mod tests {
                 }
             }
             m.order();
-            let got: Vec<Mark> = m.iter().map(|r| r.to_mark()).collect();
+            let got: Vec<Mark> = m.iter().map(owned).collect();
             pushed.sort_by_key(|w| w.time);
             prop_assert_eq!(&got, &pushed);
             for r in m.iter() {
@@ -419,7 +417,7 @@ mod tests {
         }
         assert_eq!((m.len(), m.text_count()), (5, 3));
         m.order();
-        let got: Vec<Mark> = m.iter().map(|r| r.to_mark()).collect();
+        let got: Vec<Mark> = m.iter().map(owned).collect();
         // The reference: a stable sort by time of the marks in file (offset) order.
         let mut want: Vec<Mark> = pushed
             .iter()

@@ -55,7 +55,7 @@ mod timeline;
 mod user_spans;
 pub mod view;
 
-pub use marks::{KeptMarks, Mark, MarkRef, Marks, MarksIter, MARKS_KEPT};
+pub use marks::{KeptMarks, Mark, MARKS_KEPT};
 pub use reader::{write, EventRecord, EventType, Eventlog};
 pub use run::{Collection, GhcRun, HeapFigure, HeapSample, ThreadStats};
 
