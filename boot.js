@@ -48,9 +48,17 @@ try {
 }
 // The SQL tab's engine (src/sql_engine.rs): dist/sql/engine.js, built by
 // scripts/build-sql-engine.mjs, imported only the first time it is asked
-// for, so that nothing of DuckDB is fetched before the SQL tab opens.
+// for, so that nothing of DuckDB is fetched before the SQL tab opens. A
+// page no service worker controlled when the engine came (a first visit:
+// the worker registers once the page is quiet) asks the worker to keep the
+// engine's files for offline use once it is active (sw.js, 'keep-lazy').
 globalThis.longpoleSql = {
-  open: (progress) => import(new URL('sql/engine.js', base).href).then((m) => m.open(progress)),
+  open: async (progress) => {
+    const controlled = Boolean(navigator.serviceWorker?.controller);
+    const engine = await import(new URL('sql/engine.js', base).href).then((m) => m.open(progress));
+    if (!controlled) navigator.serviceWorker?.ready.then((r) => r.active?.postMessage('keep-lazy'));
+    return engine;
+  },
 };
 const { default: init } = await import(new URL(boot.dataset.longpoleJs, base).href);
 await init({ module_or_path: new URL(boot.dataset.longpoleWasm, base) });

@@ -18,8 +18,11 @@
 //   scope's own address, the page): from the network while it answers, else
 //   from the cache. A lazy file is answered from the cache once it is there;
 //   the first time, from the network, and kept if its SHA-256 is the one
-//   listed (the SQL tab then works offline). Any other request (another origin, a log loaded by URL,
-//   a path outside the shell) is left alone.
+//   listed (the SQL tab then works offline); the page gets the network's
+//   answer as it comes, not after the check. Any other request (another
+//   origin, a log loaded by URL, a path outside the shell) is left alone.
+// - message 'keep-lazy': keeps the lazy files not kept yet, fetched again
+//   (the page used them before this worker controlled it).
 /* global SHELL */
 
 /** Where this scope's caches are named, one per version. */
@@ -94,18 +97,39 @@ function shellKey(request) {
   return PATHS.has(path) || LAZY.has(path) ? new URL(path, scope).href : null;
 }
 
-/** A lazy file: this version's copy, or the network's, kept when its digest is the listed one. */
-async function cacheFirst(request, key, path) {
+/** Keeps `response`, a lazy file's, when its SHA-256 is the one listed for `path`. */
+async function keep(response, key, path) {
+  const bytes = await response.arrayBuffer();
+  if ((await sha256(bytes)) !== LAZY.get(path)) return;
+  const cache = await caches.open(CACHE);
+  await cache.put(key, new Response(bytes, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) }));
+}
+
+/**
+ * A lazy file: this version's copy, else the network's, answered as it
+ * comes (the page does not wait for the whole file and its digest) and kept
+ * meanwhile, from a copy of the response.
+ */
+async function cacheFirst(event, key, path) {
   const cached = await caches.match(key, { cacheName: CACHE });
   if (cached) return cached;
-  const response = await fetch(request);
-  if (!response.ok) return response;
-  const bytes = await response.clone().arrayBuffer();
-  if ((await sha256(bytes)) === LAZY.get(path)) {
-    const cache = await caches.open(CACHE);
-    await cache.put(key, new Response(bytes, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) }));
-  }
+  const response = await fetch(event.request);
+  if (response.ok) event.waitUntil(keep(response.clone(), key, path));
   return response;
+}
+
+/**
+ * Keeps every lazy file not kept yet, fetched again (the browser's HTTP
+ * cache mostly answers): the page asks when it used them before this
+ * worker controlled it, as on the first visit.
+ */
+async function keepLazy() {
+  for (const path of LAZY.keys()) {
+    const key = new URL(path, self.registration.scope).href;
+    if (await caches.match(key, { cacheName: CACHE })) continue;
+    const response = await fetch(key);
+    if (response.ok) await keep(response, key, path);
+  }
 }
 
 /** The network's answer while it answers, else this version's copy. */
@@ -125,5 +149,8 @@ self.addEventListener('fetch', (event) => {
   const key = shellKey(event.request);
   if (key === null) return;
   const path = key.slice(self.registration.scope.length);
-  event.respondWith(LAZY.has(path) ? cacheFirst(event.request, key, path) : networkFirst(event.request, key));
+  event.respondWith(LAZY.has(path) ? cacheFirst(event, key, path) : networkFirst(event.request, key));
+});
+self.addEventListener('message', (event) => {
+  if (event.data === 'keep-lazy') event.waitUntil(keepLazy());
 });

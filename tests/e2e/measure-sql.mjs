@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
 import { launchBrowser, stats, ROOT } from './harness.mjs';
-import { openSqlTab, sqlFiles } from './sql-tab.mjs';
+import { openSqlTab, sqlFiles, waitForEngineCopy } from './sql-tab.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const files = sqlFiles();
@@ -48,8 +48,7 @@ try {
     const browser = await launchBrowser();
     try {
       cold.push(await measure(browser.page, url));
-      // The service worker keeps DuckDB's files once they came: let its copy finish.
-      await browser.page.waitForTimeout(3000);
+      await waitForEngineCopy(browser.page);
       warm.push(await measure(browser.page, url));
       if (browser.errors.length) console.log('# page errors:', browser.errors);
     } finally {

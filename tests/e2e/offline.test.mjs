@@ -2,7 +2,9 @@
 // of the app's shell, so a page visited once loads, analyses and exports
 // Parquet (its export worker, never loaded before, is in the copy) with the
 // network off; a new deployment replaces the copy at the next load and the
-// page says so (a page of the old version offers a reload); a file that fails its check is refused, never cached; the
+// page says so (a page of the old version offers a reload); the SQL tab's
+// engine, used once (even before the worker controls the page), is kept
+// and works offline; a file that fails its check is refused, never cached; the
 // manifest's icons load; a file the system opens with the installed app
 // (launchQueue) is read like a dropped one. The service worker registers
 // only once the page is quiet, after its first run.
@@ -149,6 +151,37 @@ test('the service worker waits for the first run: it registers once the page has
   }
 });
 
+/** Opens the ninja sample, then (after `meanwhile()`) the SQL tab; the tasks' count there. */
+async function sqlCount(page, meanwhile = async () => {}) {
+  await page.getByTestId('sample-ninja').click();
+  await page.getByTestId('analysis-ready').waitFor();
+  await meanwhile();
+  await page.getByTestId('tab-sql').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=sql-run]')?.disabled, null, { timeout: 120_000 });
+  await page.getByTestId('sql-editor').fill('SELECT count(*) FROM tasks');
+  await page.getByTestId('sql-run').click();
+  await page.getByTestId('sql-result').waitFor();
+  return page.locator('[data-testid=sql-result] tbody td').first().textContent();
+}
+
+/** Waits until the SQL engine's files are kept, then stops the network: the tab counts `online` tasks again. */
+async function sameCountOffline(site, online) {
+  const { page } = site;
+  const want = shellOf(site.first).lazy.map((f) => new URL(f.path, site.url).href);
+  for (let i = 0; ; i++) {
+    const cached = Object.values(await shellCaches(page)).flat();
+    if (want.every((u) => cached.includes(u))) break;
+    if (i > 300) assert.fail(`the engine was not kept: ${cached.filter((u) => u.includes('/sql/'))}`);
+    await page.waitForTimeout(200);
+  }
+  await page.context().setOffline(true);
+  site.stopServer();
+  // The page's link now names the sample and the query: open the bare page instead.
+  await page.goto(site.url);
+  await page.getByTestId('landing').waitFor();
+  assert.equal(await sqlCount(page), online, 'the same answer offline');
+}
+
 test('the SQL tab, once used, works with the network off; its engine is not part of the first copy', async () => {
   const site = await openSite();
   try {
@@ -163,31 +196,27 @@ test('the SQL tab, once used, works with the network off; its engine is not part
     const engine = new URL('sql/', site.url).href;
     assert.ok(!Object.values(held).flat().some((u) => u.startsWith(engine)), 'nothing of the engine is copied before the tab opens');
 
-    const count = async () => {
-      await page.getByTestId('sample-ninja').click();
-      await page.getByTestId('analysis-ready').waitFor();
-      await page.getByTestId('tab-sql').click();
-      await page.waitForFunction(() => !document.querySelector('[data-testid=sql-run]')?.disabled, null, { timeout: 120_000 });
-      await page.getByTestId('sql-editor').fill('SELECT count(*) FROM tasks');
-      await page.getByTestId('sql-run').click();
-      await page.getByTestId('sql-result').waitFor();
-      return page.locator('[data-testid=sql-result] tbody td').first().textContent();
-    };
-    const online = await count();
+    const online = await sqlCount(page);
     // The engine's files are kept as they come, checked against their digests.
-    const want = shell.lazy.map((f) => new URL(f.path, site.url).href);
-    for (let i = 0; ; i++) {
-      const cached = Object.values(await shellCaches(page)).flat();
-      if (want.every((u) => cached.includes(u))) break;
-      if (i > 100) assert.fail(`the engine was not kept: ${cached.filter((u) => u.startsWith(engine))}`);
-      await page.waitForTimeout(200);
-    }
-    await page.context().setOffline(true);
-    site.stopServer();
-    // The page's link now names the sample and the query: open the bare page instead.
+    await sameCountOffline(site, online);
+    assert.deepEqual(site.errors, []);
+  } finally {
+    await site.close();
+  }
+});
+
+test('the SQL tab used before the service worker controls the page is kept for offline use once it does', async () => {
+  const site = await openSite();
+  try {
+    const { page } = site;
     await page.goto(site.url);
     await page.getByTestId('landing').waitFor();
-    assert.equal(await count(), online, 'the same answer offline');
+    // The worker registers only once the page is quiet: the tab opens first.
+    const online = await sqlCount(page, async () => {
+      assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null, 'no worker controls the page yet');
+    });
+    // Once the worker is active it keeps the engine's files, asked by the page.
+    await sameCountOffline(site, online);
     assert.deepEqual(site.errors, []);
   } finally {
     await site.close();

@@ -19,3 +19,22 @@ export async function openSqlTab(page, url, files) {
   await page.getByTestId('tab-sql').click();
   return t0;
 }
+
+/**
+ * Waits until the service worker keeps the SQL engine's files (`dist/sql/`),
+ * so that the next visit is a returning one: the first visit's engine came
+ * before any worker controlled the page, and is kept once one is active.
+ */
+export async function waitForEngineCopy(page, timeout = 120_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const kept = await page.evaluate(async () => {
+      const urls = [];
+      for (const name of await caches.keys()) urls.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
+      return ['sql/engine.js', 'sql/duckdb-browser-eh.worker.js', 'sql/duckdb-eh.wasm'].every((f) => urls.some((u) => u.endsWith(f)));
+    });
+    if (kept) return;
+    if (Date.now() > deadline) throw new Error(`the SQL engine's files were not kept after ${timeout / 1000} s`);
+    await page.waitForTimeout(200);
+  }
+}

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
 import { launchBrowser, ROOT } from './harness.mjs';
-import { openSqlTab, sqlFiles } from './sql-tab.mjs';
+import { openSqlTab, sqlFiles, waitForEngineCopy } from './sql-tab.mjs';
 
 const files = sqlFiles();
 
@@ -37,8 +37,7 @@ const url = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launchBrowser({ serviceWorkers: process.env.SERVICE_WORKERS ?? 'allow' });
 try {
   console.log(`first visit:\n${(await trace(browser.page, url)).join('\n')}`);
-  // The service worker keeps DuckDB's files once they came: let its copy finish.
-  await browser.page.waitForTimeout(3000);
+  await waitForEngineCopy(browser.page);
   console.log(`returning visit:\n${(await trace(browser.page, url)).join('\n')}`);
   if (browser.errors.length) console.log('# page errors:', browser.errors);
 } finally {
