@@ -25,7 +25,8 @@ use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
 use longpole_core::export::sql::{fleet::folder_tables, sql_tables};
 use longpole_core::formats::evobench::{export::statistics_xlsx, report::runs};
 use longpole_core::memory_budget::{shell_quote, MemoryBudget, WASM_LIMIT};
-use longpole_core::reconcile::groups::{groups, FileFormat};
+use longpole_core::model::FormatId;
+use longpole_core::reconcile::groups::folder_order;
 use longpole_core::Analysis;
 use longpole_core::{reconcile, Ingest, Input};
 use wasm_bindgen::prelude::*;
@@ -270,17 +271,11 @@ fn workbook(run: RunId, analysis: &Analysis, source: &str) -> Result<(), Stopped
 }
 
 /// The inputs in the order `longpole export FOLDER --to parquet` reads
-/// them when they lie alone in that folder: by name, then as the core
-/// groups a run's files (a log before its graph or its manifests), so that
-/// the tables' `source` is the CLI's.
-fn as_the_cli_orders(mut read: Vec<Input>) -> Vec<Input> {
-    read.sort_by(|a, b| a.info.name.cmp(&b.info.name));
-    let formats: Vec<FileFormat<'_>> =
-        read.iter().map(|i| FileFormat { folder: "", format: Some(i.info.format) }).collect();
-    let mut order: Vec<usize> = groups(&formats).into_iter().flatten().collect();
-    // A companion serving several logs is in each of their groups: read once, first where it comes.
-    let mut seen = vec![false; read.len()];
-    order.retain(|&i| !std::mem::replace(&mut seen[i], true));
+/// them when they lie alone in that folder ([`folder_order`]), so that the
+/// tables' `source` is the CLI's.
+fn as_the_cli_orders(read: Vec<Input>) -> Vec<Input> {
+    let keys: Vec<(&str, FormatId)> = read.iter().map(|i| (i.info.name.as_str(), i.info.format)).collect();
+    let order = folder_order(&keys);
     let mut slots: Vec<Option<Input>> = read.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots[i].take()).collect()
 }

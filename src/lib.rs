@@ -30,6 +30,7 @@ pub mod shown;
 pub mod slice_feed;
 pub mod sql_engine;
 pub mod sql_state;
+pub mod sql_tables;
 pub mod state;
 pub mod url_read;
 pub mod warm_up;

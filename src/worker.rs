@@ -80,6 +80,9 @@ pub fn start() {
                     crate::graph_worker::serve(file.unchecked_into::<File>());
                 }
             }
+            Ok(Request::SqlTables { run }) => {
+                spawn_local(crate::sql_tables::make(run, files_of(&data), session.clone()));
+            }
             Ok(Request::Cancel { run }) => {
                 if current.get() == run {
                     current.set(0);

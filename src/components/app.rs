@@ -81,8 +81,8 @@ pub fn App() -> Html {
     let worker = use_analysis_worker(dispatch.clone());
     // Started only for a Parquet download; it keeps the loaded run's inputs.
     let export = use_export_worker(dispatch.clone());
-    // Loaded the first time the SQL tab opens; its tables come from the export worker.
-    let sql_engine = use_sql_engine(dispatch.clone(), export.clone());
+    // Loaded the first time the SQL tab opens; its tables come from the analysis worker.
+    let sql_engine = use_sql_engine(dispatch.clone(), worker.clone(), export.clone());
     let embed = use_memo((), |_| crate::embed::from_location().map(Rc::new));
     let e = &state.explore;
     // An embedded frame's hash holds its embed settings: its view is told to the host instead.

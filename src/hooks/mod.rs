@@ -12,6 +12,7 @@ mod use_open_ping;
 mod use_sql_engine;
 mod use_wheel;
 mod worker_link;
+mod worker_tables;
 
 pub use use_analysis_worker::{use_analysis_worker, AnalysisWorker};
 pub use use_export_worker::{use_export_worker, Delivered, ExportWorker, KeptInputs, Receiver};

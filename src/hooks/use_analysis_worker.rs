@@ -5,8 +5,10 @@
 //! socket instead ([`super::native_socket`]).
 
 use super::native_socket::{native_token, open};
+use super::use_export_worker::Receiver;
 use super::worker_link::{save_file, Link};
-use crate::protocol::{Request, Response};
+use super::worker_tables::PendingTables;
+use crate::protocol::{Request, Response, RunId};
 use crate::state::Action;
 use js_sys::{Array, Function, Object, Reflect};
 use std::cell::RefCell;
@@ -43,6 +45,8 @@ pub struct AnalysisWorker {
     dispatch: Callback<Action>,
     /// The requests go to a `longpole open --native` server.
     native: bool,
+    /// The SQL tables waited for.
+    tables: PendingTables,
 }
 
 impl PartialEq for AnalysisWorker {
@@ -71,6 +75,21 @@ impl AnalysisWorker {
         };
         super::worker_link::request(&json, files).is_some_and(|message| self.link.borrow_mut().post(message))
     }
+
+    /// Asks for loaded run `run`'s SQL tables, `files` being its inputs,
+    /// for `receiver`; false if the worker cannot be asked (a native run's
+    /// server does not make them).
+    pub fn sql_tables(&self, run: RunId, files: &[File], receiver: Receiver) -> bool {
+        if self.native {
+            return false;
+        }
+        self.tables.wait(run, receiver.clone());
+        let sent = self.send(&Request::SqlTables { run }, files);
+        if !sent {
+            self.tables.forget();
+        }
+        sent
+    }
 }
 
 /// Takes over (or starts) the worker on first render; its messages are
@@ -79,11 +98,12 @@ impl AnalysisWorker {
 pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
     let link = use_mut_ref(Link::default);
     let native = use_memo((), |_| native_token());
+    let tables = use_memo((), |_| PendingTables::default());
     {
-        let (link, dispatch, native) = (link.clone(), dispatch.clone(), native.clone());
+        let (link, dispatch, native, tables) = (link.clone(), dispatch.clone(), native.clone(), (*tables).clone());
         use_effect_with((), move |_| {
             let on_json: Rc<dyn Fn(String)> = {
-                let (dispatch, link) = (dispatch.clone(), link.clone());
+                let (dispatch, link, tables) = (dispatch.clone(), link.clone(), tables.clone());
                 Rc::new(move |json: String| {
                     match serde_json::from_str::<Response>(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
@@ -101,6 +121,7 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                                 dispatch.emit(Action::Failed(e));
                             }
                         }
+                        Ok(Response::SqlTables { run, failed }) => tables.end(run, failed),
                         Ok(response) => dispatch.emit(Action::Worker(response)),
                         Err(e) => dispatch.emit(Action::Failed(format!(
                             "longpole could not read its worker's message ({e}); please report this"
@@ -109,11 +130,12 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
                 })
             };
             let on_message = {
-                let (dispatch, on_json) = (dispatch.clone(), on_json.clone());
+                let (dispatch, on_json, tables) = (dispatch.clone(), on_json.clone(), tables.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                     let data = event.data();
                     match data.as_string() {
                         Some(json) => on_json(json),
+                        None if tables.take_file(&data) => {}
                         None => {
                             if let Err(e) = save_file(&data) {
                                 dispatch.emit(Action::Failed(e));
@@ -173,5 +195,5 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
             }
         });
     }
-    AnalysisWorker { link, dispatch, native: native.is_some() }
+    AnalysisWorker { link, dispatch, native: native.is_some(), tables: (*tables).clone() }
 }

@@ -101,6 +101,14 @@ impl ExportWorker {
         inner.kept = Some((run, inputs));
     }
 
+    /// Run `run`'s inputs, when they are kept files (not URLs).
+    pub fn kept_files(&self, run: RunId) -> Option<Vec<File>> {
+        match self.inner.borrow().kept.as_ref() {
+            Some((r, KeptInputs::Files(files))) if *r == run => Some(files.clone()),
+            _ => None,
+        }
+    }
+
     /// Forgets the kept inputs (a comparison is no run to export), and
     /// stops an export under way.
     pub fn forget(&self) {

@@ -1,10 +1,12 @@
 //! The page's handle on the SQL tab's engine ([`crate::sql_engine`]): it
-//! loads DuckDB the first time the tab opens, has the export worker make
-//! the run's tables (Arrow IPC, [`ExportFile::SqlTables`]) meanwhile, loads
-//! them, and runs the user's queries, turning each answer into an
+//! loads DuckDB the first time the tab opens, has the analysis worker make
+//! the run's tables (Arrow IPC) meanwhile, or the export worker
+//! ([`ExportFile::SqlTables`]) for a run loaded from URLs or one the
+//! analysis worker leaves to it, loads them, and runs the user's queries, turning each answer into an
 //! [`Action`]. The engine then stays for the page's life; another run
 //! replaces its tables.
 
+use super::use_analysis_worker::AnalysisWorker;
 use super::use_export_worker::{Delivered, ExportWorker, Receiver};
 use crate::export_protocol::ExportFile;
 use crate::memory_limit::memory_limit_hook;
@@ -36,6 +38,7 @@ struct Inner {
 pub struct SqlEngine {
     inner: Rc<RefCell<Inner>>,
     dispatch: Callback<Action>,
+    analysis: AnalysisWorker,
     export: ExportWorker,
 }
 
@@ -154,11 +157,18 @@ impl SqlEngine {
         self.engine().await?.sample(query, rows).await
     }
 
-    /// Run `run`'s tables from the export worker: a promise of the files it
-    /// makes (each `{name, bytes}`), or of why it could not.
+    /// Run `run`'s tables: a promise of the files made (each `{name,
+    /// bytes}`), or of why they could not be. The analysis worker makes
+    /// them of the run it holds when its inputs are kept files; the export
+    /// worker, reading the inputs again, for a run loaded from URLs.
     fn tables_of(&self, run: RunId) -> Promise {
-        let export = self.export.clone();
-        received(move |receiver| export.deliver(run, ExportFile::SqlTables, memory_limit_hook(), receiver))
+        let (analysis, export) = (self.analysis.clone(), self.export.clone());
+        received(move |receiver| {
+            let asked = export.kept_files(run).is_some_and(|files| analysis.sql_tables(run, &files, receiver.clone()));
+            if !asked {
+                export.deliver(run, ExportFile::SqlTables, memory_limit_hook(), receiver);
+            }
+        })
     }
 
     /// Runs `query`, sorted by the column `by` (descending if `desc`) when given.
@@ -332,7 +342,7 @@ fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
 /// The page's SQL engine handle; the engine itself loads when the SQL tab
 /// first opens.
 #[hook]
-pub fn use_sql_engine(dispatch: Callback<Action>, export: ExportWorker) -> SqlEngine {
+pub fn use_sql_engine(dispatch: Callback<Action>, analysis: AnalysisWorker, export: ExportWorker) -> SqlEngine {
     let inner = use_mut_ref(Inner::default);
-    SqlEngine { inner, dispatch, export }
+    SqlEngine { inner, dispatch, analysis, export }
 }

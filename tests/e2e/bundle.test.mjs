@@ -1,6 +1,7 @@
 // What each WebAssembly module of the built bundle (dist/) carries: the
 // page's module and the analysis worker's, which every visit loads, hold
-// none of the heavy writers (the `.xlsx` workbook, the Parquet tables);
+// none of the heavy writers (the `.xlsx` workbook, the Parquet tables;
+// the analysis worker holds only arrow-rs's IPC writer, for the SQL tab);
 // the export worker, loaded only for those downloads, holds both. The
 // writers' own constant strings stand for their code.
 import { test } from 'node:test';

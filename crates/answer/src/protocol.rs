@@ -201,6 +201,15 @@ pub enum Request {
         /// The per-run statistic (`mean`, `median`, `p90`...).
         field: String,
     },
+    /// The loaded run's SQL tables, for the SQL tab: each posted as a file
+    /// (`TABLE.arrow`, an Arrow IPC stream), then [`Response::SqlTables`].
+    /// The files sent alongside are the run's inputs again, read for the
+    /// run's id (their SHA-256). The web worker's own (the native server
+    /// does not answer it).
+    SqlTables {
+        /// The run.
+        run: RunId,
+    },
     /// Compare side A's runs with side B's: read the files sent alongside
     /// (side A's first), or only side B's when side A is the loaded run.
     CompareFiles {
@@ -441,6 +450,13 @@ pub enum Response {
         /// The frames, with what the page shows of them.
         layout: Box<FlameLayout>,
     },
+    /// The end of [`Request::SqlTables`].
+    SqlTables {
+        /// The run.
+        run: RunId,
+        /// Why its tables were not made, if they were not.
+        failed: Option<String>,
+    },
     /// An export the worker will not make (too big for a browser tab); the
     /// run stays on screen.
     ExportRefused {
@@ -583,6 +599,7 @@ impl Response {
             | Response::Svg { run, .. }
             | Response::Flame { run, .. }
             | Response::ExportRefused { run, .. }
+            | Response::SqlTables { run, .. }
             | Response::Summary { run, .. }
             | Response::Compared { run, .. }
             | Response::CompareRows { run, .. }

@@ -36,14 +36,15 @@ impl Session {
     /// Answers a question about the loaded run or the comparison into
     /// `sink`; `elapsed_ms` gives the time since it came. The requests that
     /// read inputs or steer reading (`Analyze`, `AnalyzeUrls`,
-    /// `CompareFiles`, `ReadGraph`, `Cancel`) are the transport's, and get
-    /// no answer here.
+    /// `CompareFiles`, `ReadGraph`, `SqlTables`, `Cancel`) are the
+    /// transport's, and get no answer here.
     pub fn answer(&mut self, request: Request, elapsed_ms: &dyn Fn() -> f64, sink: &mut dyn Sink) {
         match request {
             Request::Analyze { .. }
             | Request::AnalyzeUrls { .. }
             | Request::CompareFiles { .. }
             | Request::ReadGraph
+            | Request::SqlTables { .. }
             | Request::Cancel { .. } => {}
             Request::Recompare { .. }
             | Request::ExportComparison { .. }

@@ -3,18 +3,19 @@
 //! [`crate::formats::evobench::export`]); flame graphs as folded stacks ([`flame`]); any run as a Chrome trace
 //! ([`chrome`]), a speedscope file ([`speedscope`]) or a single-file HTML
 //! report ([`html`]), all through [`run::export`]; runs as fleet tables in
-//! Parquet ([`parquet`]). The workbook and the Parquet tables need the
-//! `export` feature (their writers are heavy; the page's analysis worker
-//! leaves them out).
+//! Parquet ([`parquet`]) and as SQL tables ([`sql`]). The workbook and the
+//! Parquet files need the `export` feature (their writers are heavy; the
+//! page's analysis worker leaves them out); the rows of the tables and
+//! their Arrow IPC streams need only `sql`.
 
 pub mod chrome;
 pub mod flame;
 pub mod html;
-#[cfg(feature = "export")]
+#[cfg(feature = "sql")]
 pub mod parquet;
 pub mod run;
 pub mod speedscope;
-#[cfg(feature = "export")]
+#[cfg(feature = "sql")]
 pub mod sql;
 #[cfg(feature = "export")]
 pub mod xlsx;

@@ -21,6 +21,24 @@ pub struct FileFormat<'a> {
     pub format: Option<FormatId>,
 }
 
+/// The order in which `longpole export FOLDER` reads `inputs` (each its
+/// name and format) lying alone in one folder: by name, then as [`groups`]
+/// groups a run's files (a log before its graph or its manifests), each
+/// once, where it first comes. Indices into `inputs`.
+pub fn folder_order(inputs: &[(&str, FormatId)]) -> Vec<usize> {
+    let mut by_name: Vec<usize> = (0..inputs.len()).collect();
+    by_name.sort_by(|&a, &b| inputs[a].0.cmp(inputs[b].0));
+    let files: Vec<FileFormat<'_>> =
+        by_name.iter().map(|&i| FileFormat { folder: "", format: Some(inputs[i].1) }).collect();
+    let mut seen = vec![false; inputs.len()];
+    groups(&files)
+        .into_iter()
+        .flatten()
+        .filter(|&k| !std::mem::replace(&mut seen[k], true))
+        .map(|k| by_name[k])
+        .collect()
+}
+
 /// What a file is to the grouping.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -105,5 +123,21 @@ mod tests {
             groups(&files),
             vec![vec![0, 1], vec![2, 1], vec![3, 4], vec![5], vec![7, 6], vec![8], vec![9], vec![10, 11]]
         );
+    }
+
+    #[test]
+    fn a_folder_is_read_by_name_with_each_log_before_its_companions_and_each_file_once() {
+        let inputs = [
+            ("b.graph.json", graph::ID),
+            ("c.ninja_log", ninja_log::ID),
+            ("a.log", distbuild::ID),
+            ("z.log", distbuild::ID),
+            ("build.ninja", ninja_log::manifest::ID),
+        ];
+        // By name: a.log, b.graph.json, build.ninja, c.ninja_log, z.log. The
+        // graph serves both logs and comes once, after the first; the
+        // manifest comes after its log, before z.log.
+        assert_eq!(folder_order(&inputs), [2, 0, 1, 4, 3]);
+        assert_eq!(folder_order(&[]), Vec::<usize>::new());
     }
 }

@@ -9,13 +9,17 @@ pub mod date;
 pub mod run_id;
 pub mod schema;
 pub mod tables;
+#[cfg(feature = "export")]
 mod write;
+#[cfg(feature = "export")]
 pub mod zip;
 
 pub use run_id::RunIdHasher;
 pub use tables::Files;
 
+#[cfg(feature = "export")]
 use crate::run::Analysis;
+#[cfg(feature = "export")]
 use parquet::errors::ParquetError;
 
 /// The tables' schema version, in every `runs` row; a change of a column
@@ -25,9 +29,10 @@ pub const SCHEMA_VERSION: i32 = 1;
 /// The tables' names, in the order [`Files::named`] gives them.
 pub const TABLES: [&str; 3] = ["runs", "tasks", "critical_path"];
 
-/// Every run of `analysis` as tables. The inputs' hash `id` is the first
+/// Every run of `analysis` as Parquet files. The inputs' hash `id` is the first
 /// run's id; a further run read from the same inputs (rare: several logs
 /// given with one graph) is `id-N`. `source` names the inputs.
+#[cfg(feature = "export")]
 pub fn analysis_files(analysis: &Analysis, id: &str, source: &str) -> Result<Vec<Files>, ParquetError> {
     analysis
         .datasets

@@ -7,6 +7,7 @@
 //! computes it).
 
 use super::schema;
+#[cfg(feature = "export")]
 use super::write::parquet_file;
 use super::SCHEMA_VERSION;
 use crate::analysis::slack::slack;
@@ -17,6 +18,7 @@ use arrow_array::{
     ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
 };
 use arrow_schema::ArrowError;
+#[cfg(feature = "export")]
 use parquet::errors::ParquetError;
 use std::sync::Arc;
 
@@ -106,6 +108,7 @@ pub struct Batches {
 
 /// The tables of run `d` of `analysis`, with id `run_id`, read from
 /// `source`, as Parquet files.
+#[cfg(feature = "export")]
 pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -> Result<Files, ParquetError> {
     let b = run_batches(analysis, d, run_id, source)?;
     Ok(Files {

@@ -6,12 +6,10 @@
 //! page's DuckDB-wasm has no Parquet reader of its own (its extension is
 //! fetched from the internet, which the page never does).
 
-use super::{ipc, SqlTable};
+use super::{dated::with_day, ipc, SqlTable};
 use crate::export::parquet::TABLES;
-use arrow_array::{Date32Array, RecordBatch};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use std::sync::Arc;
 
 /// Why a folder's file could not be read.
 #[derive(Debug)]
@@ -89,15 +87,6 @@ pub fn folder_tables(files: &[(String, Vec<u8>)]) -> Result<Vec<SqlTable>, Folde
         }
     }
     Ok(out)
-}
-
-/// `batch` with a last column `dt` of `day` (days since 1970).
-pub fn with_day(batch: &RecordBatch, day: Option<i32>) -> Result<RecordBatch, ArrowError> {
-    let mut fields: Vec<Field> = batch.schema().fields().iter().map(|f| f.as_ref().clone()).collect();
-    fields.push(Field::new("dt", DataType::Date32, true));
-    let mut columns = batch.columns().to_vec();
-    columns.push(Arc::new(Date32Array::from(vec![day; batch.num_rows()])));
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
 }
 
 #[cfg(test)]

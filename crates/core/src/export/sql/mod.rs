@@ -8,6 +8,8 @@
 //! written.
 //! The page's SQL tab hands them to DuckDB; `docs/sql.md` lists them.
 
+mod dated;
+#[cfg(feature = "export")]
 pub mod fleet;
 mod ipc;
 mod view_batch;
@@ -61,9 +63,9 @@ pub fn sql_tables(analysis: &Analysis, id: &str, source: &str) -> Result<Vec<Sql
         let Batches { runs, tasks, critical_path, started_at, .. } = run_batches(analysis, d, &run_id, source)?;
         // The day as DuckDB reads it from the Parquet files' partition.
         let day = started_at.map(|us| us.div_euclid(86_400_000_000) as i32);
-        gather(&mut list, "runs", fleet::with_day(&runs, day)?);
-        gather(&mut list, "tasks", fleet::with_day(&tasks, day)?);
-        gather(&mut list, "critical_path", fleet::with_day(&critical_path, day)?);
+        gather(&mut list, "runs", dated::with_day(&runs, day)?);
+        gather(&mut list, "tasks", dated::with_day(&tasks, day)?);
+        gather(&mut list, "critical_path", dated::with_day(&critical_path, day)?);
         let view = analysis.view(d, &TimelineIndex::new(&d.model));
         let prefix = view_batch::identifier(d.format.name());
         for table in &view.tables {
