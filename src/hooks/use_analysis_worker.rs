@@ -1,5 +1,6 @@
 //! The page's handle on its analysis worker: takes over the one `boot.js`
-//! started (or starts it), turns its messages into [`Action`]s, and sends
+//! started (or starts it), turns its messages into [`Action`]s (the SQL
+//! tables it makes go to the SQL tab instead, [`PendingTables`]), and sends
 //! it requests with files attached. When the link says `native=1`, the
 //! same requests and answers go over the `longpole open --native` server's
 //! socket instead ([`super::native_socket`]).

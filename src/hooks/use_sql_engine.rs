@@ -1,9 +1,8 @@
 //! The page's handle on the SQL tab's engine ([`crate::sql_engine`]): it
 //! loads DuckDB the first time the tab opens, has the analysis worker make
-//! the run's tables (Arrow IPC) meanwhile, or the export worker
-//! ([`ExportFile::SqlTables`]) for a run loaded from URLs or one the
-//! analysis worker leaves to it, loads them, and runs the user's queries, turning each answer into an
-//! [`Action`]. The engine then stays for the page's life; another run
+//! the run's tables (Arrow IPC) meanwhile (the export worker,
+//! [`ExportFile::SqlTables`], for a run loaded from URLs), loads them, and
+//! runs the user's queries, turning each answer into an [`Action`]. The engine then stays for the page's life; another run
 //! replaces its tables.
 
 use super::use_analysis_worker::AnalysisWorker;

@@ -105,14 +105,23 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
 
     let min_delta = opts.min_delta.unwrap_or((rep_a.wall / 1000).max(1_000));
     let min_delta_ms = ms(min_delta);
-    let keys = table::key_runs(&da, &db, [ra, rb]);
     let several = da.len() >= 2 && db.len() >= 2;
-    let factor = table::speed_factor(&keys);
-    let verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
-
-    let split = attribution::split(rep_a, rep_b);
-    let matched_durations = attribution::a_durations(rep_b, rep_a, join);
-    let what_if = attribution::what_if(rep_b, &matched_durations);
+    // The table of keys and their verdicts beside the wall time's split and
+    // the what-if: neither reads the other.
+    let (mut keys, mut factor, mut verdicts) = (Vec::new(), 1.0, Vec::new());
+    let (mut split, mut matched_durations, mut what_if) = (attribution::Split::default(), Vec::new(), 0);
+    join(
+        &mut || {
+            keys = table::key_runs(&da, &db, [ra, rb]);
+            factor = table::speed_factor(&keys);
+            verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
+        },
+        &mut || {
+            split = attribution::split(rep_a, rep_b);
+            matched_durations = attribution::a_durations(rep_b, rep_a, join);
+            what_if = attribution::what_if(rep_b, &matched_durations);
+        },
+    );
     let (pa, pb) = (rep_a.path_time(), rep_b.path_time());
     // Critical in B and not in A: neither on A's path nor without slack there.
     let newly_critical = |k: &str| {
