@@ -22,7 +22,7 @@ use crate::worker::files_of;
 use crate::worker_io::{memory_bytes, post_file, scope, Stop, PROGRESS_EVERY_MS, SLICE};
 use js_sys::Reflect;
 use longpole_core::export::parquet::{analysis_files, zip::zip, RunIdHasher};
-use longpole_core::export::sql::{fleet::folder_tables, sql_tables};
+use longpole_core::export::sql::{fleet::folder_tables, sql_tables, ARROW_STREAM};
 use longpole_core::formats::evobench::{export::statistics_xlsx, report::runs};
 use longpole_core::memory_budget::{shell_quote, MemoryBudget, WASM_LIMIT};
 use longpole_core::model::FormatId;
@@ -33,9 +33,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{File, MessageEvent};
-
-/// The media type of an Arrow IPC stream.
-const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
 /// Posts `message` to the page.
 fn post(message: &ExportResponse) {

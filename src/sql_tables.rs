@@ -10,7 +10,7 @@ use crate::worker_io::{js_error, memory_bytes, post, post_file, FEED, SLICE};
 use js_sys::Uint8Array;
 use longpole_answer::{Loaded, Session};
 use longpole_core::export::parquet::RunIdHasher;
-use longpole_core::export::sql::sql_tables;
+use longpole_core::export::sql::{sql_tables, ARROW_STREAM};
 use longpole_core::memory_budget::{shell_quote, WASM_LIMIT};
 use longpole_core::model::FormatId;
 use longpole_core::reconcile::groups::folder_order;
@@ -18,9 +18,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
-
-/// The media type of an Arrow IPC stream.
-const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
 /// Bytes the tables take per task at most, about (the `tasks` table's
 /// columns and their text), for the check that they fit.

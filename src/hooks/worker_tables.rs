@@ -7,12 +7,11 @@
 use super::use_export_worker::{Delivered, Receiver};
 use crate::protocol::RunId;
 use js_sys::Reflect;
+// The tables' media type: no other file of the analysis worker has it.
+use longpole_core::export::sql::ARROW_STREAM;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
-
-/// The media type of the tables' files: no other file of the analysis worker has it.
-const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
 /// The run whose tables are waited for, and who gets them (the last asked
 /// replaces the one before).

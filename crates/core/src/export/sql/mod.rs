@@ -20,6 +20,9 @@ use crate::run::Analysis;
 use arrow_array::RecordBatch;
 use arrow_schema::{ArrowError, SchemaRef};
 
+/// The media type of an Arrow IPC stream, as a table's file is posted.
+pub const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
+
 /// One table: its SQL name and its rows as an Arrow IPC stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SqlTable {
