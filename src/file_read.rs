@@ -1,6 +1,8 @@
 //! Reading a `File` in slices through an [`Ingest`], for the analysis
 //! worker ([`crate::worker`]) and its comparisons, its second workers ([`crate::graph_worker`]) and the export worker
 //! ([`crate::export_worker`], which also hashes the bytes: [`read_file_tapped`]);
+//! any file's bytes slice by slice ([`each_slice`], which the SQL tables'
+//! run id is hashed through);
 //! a rolling Spark event log's parts one after the other as one input
 //! ([`read_parts`]).
 
@@ -48,25 +50,42 @@ pub async fn read_parts(
 ) -> Result<Input, Stop> {
     let mut ingest = Ingest::new(name);
     ingest.expect_bytes(files.iter().map(|f| f.size() as u64).sum());
-    let mut buf = vec![0u8; slice.max(1)];
-    let step = buf.len() as f64;
     for file in files {
         let failed = |e: String| Stop::Failed(format!("{}: cannot read the file: {e}", file.name()));
-        let mut slices = Slices::of(file, step);
-        while let Some(asked) = slices.next().await {
-            let array = asked.map_err(failed)?;
-            let bytes = Uint8Array::new(&array);
-            let n = (bytes.length() as usize).min(buf.len());
-            bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-            slices.took();
-            tap(&buf[..n]);
-            feed(&mut ingest, &buf[..n]).map_err(|e| Stop::Failed(e.to_string()))?;
-            if !between(&ingest, n as u64) {
+        each_slice(file, slice, failed, |bytes| {
+            tap(bytes);
+            feed(&mut ingest, bytes).map_err(|e| Stop::Failed(e.to_string()))?;
+            if !between(&ingest, bytes.len() as u64) {
                 return Err(Stop::Cancelled);
             }
-        }
+            Ok(())
+        })
+        .await?;
     }
     ingest.finish().map_err(|e| Stop::Failed(e.to_string()))
+}
+
+/// Hands `file`'s bytes to `each`, `slice` bytes at a time, in order (by a
+/// reader worker for a file of more than one slice: [`Slices`]); stops at
+/// the first error of `each`, or of reading (made by `cannot_read` from
+/// the browser's message).
+pub async fn each_slice<E>(
+    file: &File,
+    slice: usize,
+    cannot_read: impl Fn(String) -> E,
+    mut each: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut buf = vec![0u8; slice.max(1)];
+    let mut slices = Slices::of(file, buf.len() as f64);
+    while let Some(asked) = slices.next().await {
+        let array = asked.map_err(&cannot_read)?;
+        let bytes = Uint8Array::new(&array);
+        let n = (bytes.length() as usize).min(buf.len());
+        bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+        slices.took();
+        each(&buf[..n])?;
+    }
+    Ok(())
 }
 
 /// Where a file's slices come from: a reader worker, or this thread.

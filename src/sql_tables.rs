@@ -5,9 +5,9 @@
 //! and no second worker starts. Each table is posted as a file
 //! (`TABLE.arrow`, an Arrow IPC stream), then [`Response::SqlTables`].
 
+use crate::file_read::each_slice;
 use crate::protocol::{Response, RunId};
-use crate::worker_io::{js_error, memory_bytes, post, post_file, FEED, SLICE};
-use js_sys::Uint8Array;
+use crate::worker_io::{memory_bytes, post, post_file, FEED, SLICE};
 use longpole_answer::{Loaded, Session};
 use longpole_core::export::parquet::RunIdHasher;
 use longpole_core::export::sql::{sql_tables, ARROW_STREAM};
@@ -16,7 +16,6 @@ use longpole_core::model::FormatId;
 use longpole_core::reconcile::groups::folder_order;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
 /// Bytes the tables take per task at most, about (the `tasks` table's
@@ -39,22 +38,14 @@ pub async fn make(run: RunId, files: Vec<File>, session: Rc<RefCell<Session>>) {
 /// The run's id: the SHA-256 of `files`' digests ([`RunIdHasher`]).
 async fn digest(files: &[File]) -> Result<String, String> {
     let mut id = RunIdHasher::new();
-    let mut buf = vec![0u8; SLICE];
     for file in files {
-        let size = file.size();
-        let mut at = 0.0;
-        while at < size {
-            let end = (at + SLICE as f64).min(size);
-            let cannot = |e| format!("{}: cannot read the file again for the run's id: {}", file.name(), js_error(e));
-            let slice = file.slice_with_f64_and_f64(at, end).map_err(cannot)?;
-            let array = JsFuture::from(slice.array_buffer()).await.map_err(cannot)?;
-            let bytes = Uint8Array::new(&array);
-            let n = (bytes.length() as usize).min(buf.len());
-            bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-            // In FEED pieces, for the reason the core is fed so.
-            buf[..n].chunks(FEED).for_each(|c| id.update(c));
-            at = end;
-        }
+        let cannot = |e: String| format!("{}: cannot read the file again for the run's id: {e}", file.name());
+        // In FEED pieces, for the reason the core is fed so.
+        each_slice(file, SLICE, cannot, |bytes| {
+            bytes.chunks(FEED).for_each(|c| id.update(c));
+            Ok(())
+        })
+        .await?;
         id.end_input();
     }
     Ok(id.finish())

@@ -198,7 +198,7 @@ fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_sourc
             progress.advance(&bar, chunk.len());
             buf = chunk;
             if let Some(preparer) = ingest.preparer().filter(|_| threads > 1 && single) {
-                read_ahead(&mut ingest, chunks, preparer, &bar, progress).with_context(cannot_read)?;
+                read_ahead(&mut ingest, chunks, (preparer, threads), &bar, progress).with_context(cannot_read)?;
                 break;
             }
             chunks.resize(SLICE);
@@ -213,39 +213,58 @@ fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_sourc
 /// A chunk with its lines or events read ahead.
 type Ahead = (Vec<u8>, Prepared);
 
-/// Feeds the rest of the file to `ingest`, its chunks read and their lines
-/// or events read ahead on another thread while this one feeds the chunks before
-/// them, in order. The queue is short, so a few chunks are in flight at
+/// Feeds the rest of the file to `ingest`, its chunks read on one thread
+/// and their lines or events read ahead on `preparers` others (chunk `i`
+/// on preparer `i % preparers`) while this one feeds the chunks before
+/// them, in order. The queues are short, so a few chunks are in flight at
 /// most, and their memory goes back to be used again.
 fn read_ahead(
     ingest: &mut Ingest,
     mut chunks: LineChunks,
-    preparer: Preparer,
+    (preparer, preparers): (Preparer, usize),
     bar: &ProgressBar,
     progress: &Progress,
 ) -> Result<()> {
     std::thread::scope(|scope| {
-        let (ahead_tx, ahead_rx) = sync_channel::<Ahead>(IN_FLIGHT);
-        let (spare_tx, spare_rx) = sync_channel::<Ahead>(IN_FLIGHT + 1);
+        let (spare_tx, spare_rx) = sync_channel::<Ahead>(IN_FLIGHT * preparers + 1);
+        let mut to_prepare = Vec::new();
+        let mut prepared_rx = Vec::new();
+        for _ in 0..preparers.max(1) {
+            let (job_tx, job_rx) = sync_channel::<Ahead>(1);
+            let (done_tx, done_rx) = sync_channel::<Ahead>(IN_FLIGHT);
+            scope.spawn(move || {
+                for (chunk, mut prepared) in job_rx {
+                    preparer(&chunk, &mut prepared);
+                    if done_tx.send((chunk, prepared)).is_err() {
+                        return;
+                    }
+                }
+            });
+            to_prepare.push(job_tx);
+            prepared_rx.push(done_rx);
+        }
         let reader = scope.spawn(move || -> std::io::Result<()> {
-            loop {
-                let (buf, mut prepared) = spare_rx.try_recv().unwrap_or_default();
+            for job_tx in to_prepare.iter().cycle() {
+                let (buf, prepared) = spare_rx.try_recv().unwrap_or_default();
                 let Some(chunk) = chunks.next(buf)? else { return Ok(()) };
-                preparer(&chunk, &mut prepared);
-                if ahead_tx.send((chunk, prepared)).is_err() {
+                if job_tx.send((chunk, prepared)).is_err() {
                     return Ok(());
                 }
             }
-        });
-        let fed = ahead_rx.iter().try_for_each(|(chunk, prepared)| -> Result<()> {
-            ingest.feed_prepared(&chunk, &prepared)?;
-            progress.advance(&bar, chunk.len());
-            // A full queue means enough spares: these are dropped.
-            let _ = spare_tx.try_send((chunk, prepared));
             Ok(())
         });
-        // Stops the reader (its queue closes) if feeding failed.
-        drop(ahead_rx);
+        // Chunk `i` comes from preparer `i % preparers`; the first that has
+        // none left means the file has no chunk `i`.
+        let fed =
+            prepared_rx.iter().cycle().map_while(|rx| rx.recv().ok()).try_for_each(|(chunk, prepared)| -> Result<()> {
+                ingest.feed_prepared(&chunk, &prepared)?;
+                progress.advance(bar, chunk.len());
+                // A full queue means enough spares: these are dropped.
+                let _ = spare_tx.try_send((chunk, prepared));
+                Ok(())
+            });
+        // Stops the preparers and the reader (their queues close) if feeding failed.
+        drop(prepared_rx);
         let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         fed?;
         Ok(read?)

@@ -404,15 +404,65 @@ impl ThreadStacks {
     }
 }
 
-/// The flame graph of several threads' stacks: under the root, one frame
-/// per thread (`lane`), then the frames by name; equal stacks merge. One
-/// measure, `time` in ns.
-pub fn flame<'a>(threads: &'a [(String, &'a ThreadStacks)]) -> FlameGraph {
-    let measure = Measure { title: "time".to_owned(), name: "time_ns".to_owned(), unit: Unit::Nanos };
-    // Paths are left empty: a node's is its names from the root
-    // (`FlameGraph::path_of`), and stacks hundreds deep would make them
-    // quadratic in memory.
-    let node = |name: &str, parent: Option<u32>| FlameNode {
+/// Children a flame node may have before they are found through a map
+/// rather than by looking at each: most nodes have a few, and reading them
+/// touches memory just written, where a map of every node is read at
+/// random.
+const FEW_CHILDREN: usize = 12;
+
+/// The children of the flame graph being made, found by name id.
+struct Children<'a> {
+    /// Each distinct name's id (lanes and frames share them: a node's
+    /// children are told apart by their text).
+    ids: FastMap<&'a str, u32>,
+    /// The name id of each node (the root's is never asked for).
+    name_of: Vec<u32>,
+    /// The children of the nodes that have more than [`FEW_CHILDREN`].
+    many: FastMap<(u32, u32), u32>,
+}
+
+impl<'a> Children<'a> {
+    /// The id of `name`, made on first use.
+    fn id(&mut self, name: &'a str) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(name).or_insert(next)
+    }
+
+    /// The child of `parent` named `name` (whose id is `id`), made on first use.
+    fn get(&mut self, g: &mut FlameGraph, parent: u32, id: u32, name: &str) -> u32 {
+        let kids = &g.nodes[parent as usize].children;
+        let found = if kids.len() <= FEW_CHILDREN {
+            kids.iter().copied().find(|&c| self.name_of[c as usize] == id)
+        } else {
+            self.many.get(&(parent, id)).copied()
+        };
+        if let Some(c) = found {
+            return c;
+        }
+        let c = g.nodes.len() as u32;
+        g.nodes.push(flame_node(name, Some(parent)));
+        self.name_of.push(id);
+        let kids = &mut g.nodes[parent as usize].children;
+        kids.push(c);
+        match kids.len() {
+            n if n == FEW_CHILDREN + 1 => {
+                let name_of = &self.name_of;
+                self.many.extend(kids.iter().map(|&k| ((parent, name_of[k as usize]), k)));
+            }
+            n if n > FEW_CHILDREN + 1 => {
+                self.many.insert((parent, id), c);
+            }
+            _ => {}
+        }
+        c
+    }
+}
+
+/// A node of a trace's flame graph, without totals yet. Paths are left
+/// empty: a node's is its names from the root (`FlameGraph::path_of`), and
+/// stacks hundreds deep would make them quadratic in memory.
+fn flame_node(name: &str, parent: Option<u32>) -> FlameNode {
+    FlameNode {
         name: name.to_owned(),
         path: String::new(),
         parent,
@@ -420,26 +470,28 @@ pub fn flame<'a>(threads: &'a [(String, &'a ThreadStacks)]) -> FlameGraph {
         grouping: false,
         total: [None; MEASURES],
         self_time: [None; MEASURES],
-    };
-    let mut g = FlameGraph { nodes: vec![node("all", None)], warnings: Vec::new(), measures: vec![measure] };
-    let mut child: FastMap<(u32, &str), u32> = FastMap::default();
-    let mut get = |g: &mut FlameGraph, parent: u32, name: &'a str| -> u32 {
-        *child.entry((parent, name)).or_insert_with(|| {
-            let id = g.nodes.len() as u32;
-            g.nodes.push(node(name, Some(parent)));
-            g.nodes[parent as usize].children.push(id);
-            id
-        })
-    };
+    }
+}
+
+/// The flame graph of several threads' stacks: under the root, one frame
+/// per thread (`lane`), then the frames by name; equal stacks merge. One
+/// measure, `time` in ns.
+pub fn flame<'a>(threads: &'a [(String, &'a ThreadStacks)]) -> FlameGraph {
+    let measure = Measure { title: "time".to_owned(), name: "time_ns".to_owned(), unit: Unit::Nanos };
+    let mut g = FlameGraph { nodes: vec![flame_node("all", None)], warnings: Vec::new(), measures: vec![measure] };
+    let mut children = Children { ids: FastMap::default(), name_of: vec![u32::MAX], many: FastMap::default() };
     // Time spent with each flame node on top of the stack, by node id.
     let mut own: Vec<Option<u64>> = Vec::new();
+    let mut chain = Vec::new();
     for (lane, stacks) in threads {
+        let lane_id = children.id(lane);
+        let frame_name: Vec<u32> = stacks.frames.iter().map(|f| children.id(&f.name)).collect();
         // Each node of the thread's call tree, as a flame node (made on first use).
         let mut placed: Vec<Option<u32>> = vec![None; stacks.nodes.len()];
         for &(top, w) in &stacks.samples {
             let Some(top) = top else { continue };
             let ns = (w * 1000.0).round().max(0.0) as u64;
-            let mut chain = Vec::new();
+            chain.clear();
             let mut at = Some(top);
             while let Some(n) = at.filter(|&n| placed[n as usize].is_none()) {
                 chain.push(n);
@@ -447,11 +499,11 @@ pub fn flame<'a>(threads: &'a [(String, &'a ThreadStacks)]) -> FlameGraph {
             }
             let mut parent = match at {
                 Some(n) => placed[n as usize].unwrap_or(0),
-                None => get(&mut g, 0, lane),
+                None => children.get(&mut g, 0, lane_id, lane),
             };
             for &n in chain.iter().rev() {
-                let name = &stacks.frames[stacks.nodes[n as usize].frame as usize].name;
-                parent = get(&mut g, parent, name);
+                let frame = stacks.nodes[n as usize].frame as usize;
+                parent = children.get(&mut g, parent, frame_name[frame], &stacks.frames[frame].name);
                 placed[n as usize] = Some(parent);
             }
             // The sample's time goes to its top frame; totals are summed up
@@ -576,6 +628,58 @@ mod tests {
         assert_eq!(g.nodes.len(), 100_002);
         assert_eq!(g.nodes[0].total[0], Some(200_000_000));
         assert_eq!(g.hottest_path(0).len(), 100_002);
+    }
+
+    /// Each stack's own time, ns, by its path of names from the lane
+    /// (the reference: paths as text, no node ids).
+    fn own_by_path(threads: &[(String, &ThreadStacks)]) -> std::collections::BTreeMap<String, u64> {
+        let mut own = std::collections::BTreeMap::new();
+        for (lane, stacks) in threads {
+            for &(top, w) in &stacks.samples {
+                let Some(top) = top else { continue };
+                let path = format!("{lane};{}", stacks.path(top, |f| f.name.as_str()).join(";"));
+                *own.entry(path).or_insert(0) += (w * 1000.0).round().max(0.0) as u64;
+            }
+        }
+        own
+    }
+
+    proptest::proptest! {
+        /// Whatever the calls, the flame graph's nodes are the distinct
+        /// paths of names (siblings never share a name, however many there
+        /// are), and each holds the time its stack was on top.
+        #[test]
+        fn flame_nodes_are_the_distinct_paths_with_their_own_time(
+            threads in proptest::collection::vec(
+                (0..3usize, proptest::collection::vec((0..40usize, 0..400u32, 0..120u32), 1..120)),
+                1..4,
+            ),
+        ) {
+            let names: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
+            let calls: Vec<(String, Vec<Call<'_>>)> = threads
+                .iter()
+                .map(|(lane, cs)| {
+                    let calls = cs.iter().map(|&(n, ts, dur)| x(&names[n], ts.into(), dur.into())).collect();
+                    (format!("lane {lane}"), calls)
+                })
+                .collect();
+            let stacks: Vec<ThreadStacks> = calls.iter().map(|(_, c)| ThreadStacks::from_calls(c)).collect();
+            let named: Vec<(String, &ThreadStacks)> = calls.iter().map(|(l, _)| l.clone()).zip(&stacks).collect();
+            let g = flame(&named);
+            for n in &g.nodes {
+                let mut kids: Vec<&str> = n.children.iter().map(|&c| g.nodes[c as usize].name.as_str()).collect();
+                kids.sort_unstable();
+                let before = kids.len();
+                kids.dedup();
+                proptest::prop_assert_eq!(before, kids.len(), "siblings share a name under {}", n.name);
+            }
+            let own = own_by_path(&named);
+            let got: std::collections::BTreeMap<String, u64> = (1..g.nodes.len() as u32)
+                .filter_map(|i| Some((g.path_of(i), g.nodes[i as usize].self_time[0].filter(|&t| t > 0)?)))
+                .collect();
+            let want: std::collections::BTreeMap<String, u64> = own.into_iter().filter(|&(_, t)| t > 0).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]
