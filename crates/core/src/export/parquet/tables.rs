@@ -14,6 +14,7 @@ use crate::analysis::slack::slack;
 use crate::layout::timeline::TimelineIndex;
 use crate::model::{Model, Nanos, Role, TaskId};
 use crate::run::{Analysis, Dataset};
+use crate::view::RunView;
 use arrow_array::{
     ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
 };
@@ -122,11 +123,15 @@ pub fn run_files(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -
 
 /// The rows of run `d` of `analysis`, with id `run_id`, read from `source`.
 pub fn run_batches(analysis: &Analysis, d: &Dataset, run_id: &str, source: &str) -> Result<Batches, ArrowError> {
+    run_batches_of(d, &analysis.view(d, &TimelineIndex::new(&d.model)), run_id, source)
+}
+
+/// [`run_batches`] of run `d` whose view is `view` (for a caller that
+/// needs the view too: it is made once).
+pub fn run_batches_of(d: &Dataset, view: &RunView, run_id: &str, source: &str) -> Result<Batches, ArrowError> {
     let model = &d.model;
     let n = model.tasks().len();
     let format = d.format.name();
-    let index = TimelineIndex::new(model);
-    let view = analysis.view(d, &index);
     let keys = d.kind.compare_keys(model);
     let key = |id: u32| keys.get(id as usize).map_or("", String::as_str);
     let origin = model.window().map_or(0, |(start, _)| start);

@@ -14,7 +14,7 @@ pub mod fleet;
 mod ipc;
 mod view_batch;
 
-use super::parquet::tables::{run_batches, Batches};
+use super::parquet::tables::{run_batches_of, Batches};
 use crate::layout::timeline::TimelineIndex;
 use crate::run::Analysis;
 use arrow_array::RecordBatch;
@@ -63,13 +63,13 @@ pub fn sql_tables(analysis: &Analysis, id: &str, source: &str) -> Result<Vec<Sql
     let mut views = Vec::new();
     for (n, d) in analysis.datasets.iter().enumerate() {
         let run_id = if n == 0 { id.to_owned() } else { format!("{id}-{n}") };
-        let Batches { runs, tasks, critical_path, started_at, .. } = run_batches(analysis, d, &run_id, source)?;
+        let view = analysis.view(d, &TimelineIndex::new(&d.model));
+        let Batches { runs, tasks, critical_path, started_at, .. } = run_batches_of(d, &view, &run_id, source)?;
         // The day as DuckDB reads it from the Parquet files' partition.
         let day = started_at.map(|us| us.div_euclid(86_400_000_000) as i32);
         gather(&mut list, "runs", dated::with_day(&runs, day)?);
         gather(&mut list, "tasks", dated::with_day(&tasks, day)?);
         gather(&mut list, "critical_path", dated::with_day(&critical_path, day)?);
-        let view = analysis.view(d, &TimelineIndex::new(&d.model));
         let prefix = view_batch::identifier(d.format.name());
         for table in &view.tables {
             views.push((format!("{prefix}_{}", view_batch::identifier(&table.id)), view_batch::batch(table, &run_id)?));
