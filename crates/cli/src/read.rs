@@ -3,9 +3,9 @@
 //! at once (a log and its graph.json read side by side), with a progress
 //! line per file on stderr once reading has taken more than a second and
 //! only when stderr is a terminal. Within a file whose reader takes chunks
-//! read ahead (a distbuild log's lines, a Chrome trace's events), another
-//! thread reads the next chunks and their lines or events ahead while this
-//! one builds, in order. A rolling Spark event log's folder is one input,
+//! read ahead (a distbuild log's lines, a Chrome trace's events), one
+//! thread reads the next chunks and the others read their lines or events
+//! ahead while this one builds, in order. A rolling Spark event log's folder is one input,
 //! its `events_N_*` files read one after the other (the core's rule says
 //! which, and what is missing). The inputs come
 //! back in the order given, whatever the thread count, and the same as
