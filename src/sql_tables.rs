@@ -1,8 +1,9 @@
 //! The SQL tab's tables, made by the analysis worker of the run it holds
 //! ([`longpole_core::export::sql::sql_tables`], the rows
 //! `longpole export --to parquet` writes): nothing is read again but the
-//! inputs' bytes for the run's id (their SHA-256, as the CLI names a run),
-//! and no second worker starts. Each table is posted as a file
+//! inputs' bytes for the run's id (their SHA-256, as the CLI names a run,
+//! through [`each_slice`]: a big file's slices come from a slice reader),
+//! and no second analysis or export worker starts. Each table is posted as a file
 //! (`TABLE.arrow`, an Arrow IPC stream), then [`Response::SqlTables`].
 
 use crate::file_read::each_slice;

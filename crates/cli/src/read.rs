@@ -198,7 +198,7 @@ fn read(path: &Path, name: &str, progress: &Progress, threads: usize, keep_sourc
             progress.advance(&bar, chunk.len());
             buf = chunk;
             if let Some(preparer) = ingest.preparer().filter(|_| threads > 1 && single) {
-                read_ahead(&mut ingest, chunks, (preparer, threads), &bar, progress).with_context(cannot_read)?;
+                read_ahead(&mut ingest, chunks, preparer, threads, &bar, progress).with_context(cannot_read)?;
                 break;
             }
             chunks.resize(SLICE);
@@ -221,15 +221,17 @@ type Ahead = (Vec<u8>, Prepared);
 fn read_ahead(
     ingest: &mut Ingest,
     mut chunks: LineChunks,
-    (preparer, preparers): (Preparer, usize),
+    preparer: Preparer,
+    preparers: usize,
     bar: &ProgressBar,
     progress: &Progress,
 ) -> Result<()> {
+    let preparers = preparers.max(1);
     std::thread::scope(|scope| {
         let (spare_tx, spare_rx) = sync_channel::<Ahead>(IN_FLIGHT * preparers + 1);
         let mut to_prepare = Vec::new();
         let mut prepared_rx = Vec::new();
-        for _ in 0..preparers.max(1) {
+        for _ in 0..preparers {
             let (job_tx, job_rx) = sync_channel::<Ahead>(1);
             let (done_tx, done_rx) = sync_channel::<Ahead>(IN_FLIGHT);
             scope.spawn(move || {
