@@ -30,10 +30,10 @@ pub fn tasks(model: &Model) -> String {
             opt_ms(t.duration()),
             model.kinds()[t.kind.index()].name,
         );
-        if let Some(b) = t.bytes() {
+        if let Some(b) = model.bytes(TaskId(i as u32)) {
             let _ = write!(out, " bytes={b}");
         }
-        if let Some(o) = t.origin() {
+        if let Some(o) = model.origin(TaskId(i as u32)) {
             let _ = write!(out, " from={}", model.lanes()[o.index()].name);
         }
         if t.cached {

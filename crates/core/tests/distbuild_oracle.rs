@@ -50,12 +50,12 @@ fn check(cfg: &Config, chunks: &[usize]) {
             .filter(|&t| m.task(t).role == Role::Transfer)
             .map(|t| TrueCopy {
                 dep_uid: m.uid(t).to_owned(),
-                uid: m.str(m.task(t).target().unwrap()).to_owned(),
+                uid: m.str(m.target(t).unwrap()).to_owned(),
                 dest: lane(t),
-                origin: m.lanes()[m.task(t).origin().unwrap().index()].name.clone(),
+                origin: m.lanes()[m.origin(t).unwrap().index()].name.clone(),
                 start: ms(m.task(t).start.get()),
                 end: ms(m.task(t).end.get()),
-                size: m.task(t).bytes().unwrap(),
+                size: m.bytes(t).unwrap(),
             })
             .collect();
         copies.sort();

@@ -296,8 +296,8 @@ fn receivers(model: &Model, by_start: &[(Nanos, TaskId)], deps: &IndexDeps) -> V
     for (i, &(_, id)) in by_start.iter().enumerate() {
         let uid = model.task(id).uid;
         for &d in deps.of_task(i) {
-            let t = model.task(by_start[d as usize].1);
-            if t.role == Role::Transfer && t.target() == Some(uid) {
+            let dep = by_start[d as usize].1;
+            if model.task(dep).role == Role::Transfer && model.target(dep) == Some(uid) {
                 receiver[d as usize] = i as u32;
             }
         }

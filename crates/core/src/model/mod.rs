@@ -8,11 +8,13 @@
 //! of a format's own structures. Beside it, what every format shares about
 //! a run: its flame graph ([`flame`]).
 
+mod by_task;
 pub mod flame;
 mod format_id;
 mod input_info;
 mod when;
 
+pub use by_task::ByTask;
 pub use format_id::FormatId;
 pub use input_info::{InputInfo, ReadCounts};
 pub use when::When;
@@ -124,8 +126,8 @@ pub struct TaskMeta {
 
 /// What a task produced or moved: its bytes, and for a transfer where the
 /// data came from and whom it was for. Most tasks have none of it, so it is
-/// kept apart from [`Task`] (56 bytes rather than 80 a task: millions of
-/// them in a large log).
+/// kept beside the tasks ([`Model::payload`]), not in each [`Task`] (40
+/// bytes a task rather than 80: millions of them in a large log).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Payload {
     /// Bytes it produced or moved, if known.
@@ -154,10 +156,6 @@ pub struct Task {
     pub start: When,
     /// When it ended, if known.
     pub end: When,
-    /// What it produced or moved, when known ([`Task::bytes`], [`Task::origin`], [`Task::target`]).
-    pub payload: Option<Box<Payload>>,
-    /// What the producer says of the task beyond its times, if anything.
-    pub meta: Option<Arc<TaskMeta>>,
     /// The result came from a cache rather than being computed.
     pub cached: bool,
     /// The task failed.
@@ -168,44 +166,12 @@ impl Task {
     /// A task with these essentials and nothing else known (no name, bytes,
     /// origin, target or metadata; not cached, not failed).
     pub fn new(uid: Sym, kind: KindId, role: Role, lane: LaneId, start: Option<Nanos>, end: Option<Nanos>) -> Task {
-        Task {
-            uid,
-            name: None,
-            kind,
-            role,
-            lane,
-            start: start.into(),
-            end: end.into(),
-            payload: None,
-            meta: None,
-            cached: false,
-            failed: false,
-        }
+        Task { uid, name: None, kind, role, lane, start: start.into(), end: end.into(), cached: false, failed: false }
     }
 
     /// End minus start, when both are known.
     pub fn duration(&self) -> Option<Nanos> {
         Some(self.end.get()?.saturating_sub(self.start.get()?))
-    }
-
-    /// Bytes it produced or moved, if known.
-    pub fn bytes(&self) -> Option<u64> {
-        self.payload.as_ref()?.bytes
-    }
-
-    /// For a transfer: the lane the data came from.
-    pub fn origin(&self) -> Option<LaneId> {
-        self.payload.as_ref()?.origin
-    }
-
-    /// For a transfer: the uid of the task the data was delivered to.
-    pub fn target(&self) -> Option<Sym> {
-        self.payload.as_ref()?.target
-    }
-
-    /// Its payload, to fill (made empty on first use).
-    pub fn payload_mut(&mut self) -> &mut Payload {
-        self.payload.get_or_insert_with(Box::default)
     }
 }
 
@@ -217,6 +183,12 @@ pub struct Model {
     lanes: Vec<Lane>,
     kinds: Vec<Kind>,
     tasks: TaskList,
+    /// What some tasks produced or moved.
+    #[serde(skip)]
+    payloads: ByTask<Payload>,
+    /// What the producer says of some tasks beyond their times.
+    #[serde(skip)]
+    metas: ByTask<Arc<TaskMeta>>,
     /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for,
     /// in the producer's order; empty when no task waited for any (a log
     /// that records no dependencies has millions of tasks and no edge).
@@ -259,6 +231,36 @@ impl Model {
         self.strings.name(s.0)
     }
 
+    /// What task `id` produced or moved, if known.
+    pub fn payload(&self, id: TaskId) -> Option<&Payload> {
+        self.payloads.get(id)
+    }
+
+    /// Every task's payload, by id.
+    pub fn payloads(&self) -> &ByTask<Payload> {
+        &self.payloads
+    }
+
+    /// Bytes task `id` produced or moved, if known.
+    pub fn bytes(&self, id: TaskId) -> Option<u64> {
+        self.payload(id)?.bytes
+    }
+
+    /// For a transfer: the lane the data came from.
+    pub fn origin(&self, id: TaskId) -> Option<LaneId> {
+        self.payload(id)?.origin
+    }
+
+    /// For a transfer: the uid of the task the data was delivered to.
+    pub fn target(&self, id: TaskId) -> Option<Sym> {
+        self.payload(id)?.target
+    }
+
+    /// What the producer says of task `id` beyond its times, if anything.
+    pub fn meta(&self, id: TaskId) -> Option<&TaskMeta> {
+        self.metas.get(id).map(|m| &**m)
+    }
+
     /// A task's uid.
     pub fn uid(&self, id: TaskId) -> &str {
         self.str(self.task(id).uid)
@@ -271,7 +273,7 @@ impl Model {
         match (t.name, t.role) {
             (Some(name), _) => Cow::Borrowed(self.str(name)),
             (None, Role::Transfer) => {
-                let origin = t.origin().map_or("?", |o| self.lanes[o.index()].name.as_str());
+                let origin = self.origin(id).map_or("?", |o| self.lanes[o.index()].name.as_str());
                 Cow::Owned(format!("copy({origin} -> {}) result of {}", self.lanes[t.lane.index()].name, self.uid(id)))
             }
             (None, _) => Cow::Borrowed(self.uid(id)),
@@ -390,9 +392,9 @@ impl ModelBuilder {
     fn relabel_lanes(&mut self, new_id: &[LaneId]) {
         for t in self.model.tasks.iter_mut() {
             t.lane = new_id[t.lane.index()];
-            if let Some(o) = t.payload.as_mut().and_then(|p| p.origin.as_mut()) {
-                *o = new_id[o.index()];
-            }
+        }
+        for o in self.model.payloads.values_mut().filter_map(|p| p.origin.as_mut()) {
+            *o = new_id[o.index()];
         }
     }
 
@@ -436,6 +438,21 @@ impl ModelBuilder {
         self.model.tasks.get_mut(id.index()).expect("a task id from this builder")
     }
 
+    /// What task `id` produced or moved, to fill (made empty on first use).
+    pub fn payload_mut(&mut self, id: TaskId) -> &mut Payload {
+        self.model.payloads.entry(id)
+    }
+
+    /// What task `id` produced or moved, as set so far.
+    pub fn payload(&self, id: TaskId) -> Option<&Payload> {
+        self.model.payloads.get(id)
+    }
+
+    /// Sets what the producer says of task `id` beyond its times.
+    pub fn set_meta(&mut self, id: TaskId, meta: Arc<TaskMeta>) {
+        self.model.metas.set(id, meta);
+    }
+
     /// Makes room for `additional` more dependencies, exactly: a caller that
     /// knows how many are coming saves the slack of a growing list.
     pub fn reserve_edges(&mut self, additional: usize) {
@@ -463,10 +480,14 @@ impl ModelBuilder {
         for t in &self.model.tasks {
             used[t.kind.index()] = true;
             used_lanes[t.lane.index()] = true;
-            if let Some(o) = t.origin() {
+            roles[t.role as usize] += 1;
+        }
+        self.model.payloads.seal();
+        self.model.metas.seal();
+        for (_, p) in self.model.payloads.iter() {
+            if let Some(o) = p.origin {
                 used_lanes[o.index()] = true;
             }
-            roles[t.role as usize] += 1;
         }
         self.model.roles = roles;
         if used.iter().any(|u| !u) {
@@ -555,22 +576,21 @@ mod tests {
         let (k, u) = (b.kind("K", None), b.sym("u"));
         let on = |lane| Task::new(u, k, Role::Work, lane, None, None);
         let (tx, tz) = (b.task(on(x)), b.task(on(z)));
-        let ty = b.task(Task { payload: Some(Box::new(Payload { origin: Some(x), ..Payload::default() })), ..on(y) });
+        let ty = b.task(on(y));
+        b.payload_mut(ty).origin = Some(x);
         b.lanes_first(&[z, y, z]);
         assert_eq!(b.lane("x"), LaneId(2));
         let m = b.build();
         let name = |l: LaneId| m.lanes()[l.index()].name.as_str();
         assert_eq!(m.lanes().iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["z", "y", "x"]);
         assert_eq!([tx, ty, tz].map(|t| name(m.task(t).lane)), ["x", "y", "z"]);
-        assert_eq!(m.task(ty).origin().map(name), Some("x"));
+        assert_eq!(m.origin(ty).map(name), Some("x"));
     }
 
     #[test]
-    fn a_task_takes_56_bytes_on_64_bit_targets() {
+    fn a_task_takes_40_bytes() {
         // Millions of tasks in a large log: every byte here is megabytes there.
-        if cfg!(target_pointer_width = "64") {
-            assert_eq!(std::mem::size_of::<Task>(), 56);
-        }
+        assert_eq!(std::mem::size_of::<Task>(), 40);
     }
 
     #[test]

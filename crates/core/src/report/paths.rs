@@ -52,7 +52,7 @@ impl<'a> PathsReport<'a> {
         match t.role {
             Role::Work => {
                 let mut tags = vec![self.model.uid(id).to_owned()];
-                if let Some(m) = &t.meta {
+                if let Some(m) = self.model.meta(id) {
                     tags.extend(m.tags.iter().cloned());
                 }
                 let host = self.lane(id);
@@ -71,10 +71,10 @@ impl<'a> PathsReport<'a> {
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 let original = producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p));
-                let origin = t.origin().map_or("None", |o| self.model.lanes()[o.index()].name.as_str());
+                let origin = self.model.origin(id).map_or("None", |o| self.model.lanes()[o.index()].name.as_str());
                 format!(
                     "[Copy] (size: {} bytes): copy({origin} -> {}) result of ({},)",
-                    t.bytes().unwrap_or(0),
+                    self.model.bytes(id).unwrap_or(0),
                     self.lane(id),
                     python_str_repr(&original)
                 )
@@ -131,8 +131,8 @@ impl<'a> PathsReport<'a> {
                 json!({"kind": "run", "uid": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end})
             }
             Role::Transfer => json!({
-                "kind": "copy", "uid": self.model.uid(id), "consumer": t.target().map(|s| self.model.str(s)), "host": self.lane(id),
-                "from_host": t.origin().map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
+                "kind": "copy", "uid": self.model.uid(id), "consumer": self.model.target(id).map(|s| self.model.str(s)), "host": self.lane(id),
+                "from_host": self.model.origin(id).map(|o| self.model.lanes()[o.index()].name.as_str()), "start_ms": start, "end_ms": end,
             }),
             Role::Setup => json!({
                 "kind": "prepare", "type": self.model.uid(id), "host": self.lane(id), "start_ms": start, "end_ms": end,

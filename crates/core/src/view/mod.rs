@@ -216,8 +216,8 @@ pub fn task_row(model: &Model, index: &TimelineIndex, id: TaskId, gap: Nanos) ->
         row: index.row(id),
         start: t.start.get(),
         end: t.end.get(),
-        bytes: t.bytes(),
-        from_lane: t.origin().map(|o| model.lanes()[o.index()].name.clone()),
+        bytes: model.bytes(id),
+        from_lane: model.origin(id).map(|o| model.lanes()[o.index()].name.clone()),
         gap,
     }
 }
@@ -404,8 +404,8 @@ impl TaskDetails {
             dependant_count: dependants.len(),
             cached: t.cached,
             failed: t.failed,
-            tags: t.meta.as_ref().map(|m| m.tags.clone()).unwrap_or_default(),
-            platform: t.meta.as_ref().and_then(|m| m.platform.clone()),
+            tags: model.meta(id).map(|m| m.tags.clone()).unwrap_or_default(),
+            platform: model.meta(id).and_then(|m| m.platform.clone()),
         }
     }
 }

@@ -178,7 +178,7 @@ pub fn run_batches_of(d: &Dataset, view: &RunView, run_id: &str, source: &str) -
             timestamps(tasks.iter().map(|t| t.start.get().filter(|_| dated).map(us))),
             int64s(tasks.iter().map(|t| t.duration().map(us))),
             strings((0..n as u32).map(|i| status(model, TaskId(i)))),
-            int64s(tasks.iter().map(|t| t.bytes().map(|b| b as i64))),
+            int64s(model.payloads().column(n).map(|p| p.and_then(|p| p.bytes).map(|b| b as i64))),
             Arc::new(BooleanArray::from(on_path)),
             int64s(slack.iter().map(|s| s.map(us))),
         ],

@@ -318,7 +318,7 @@ impl Replay {
                         task.end = When::at(end);
                         self.window = self.window.map(|(a, b)| (a.min(end), b.max(end)));
                         if let Some(size) = e.size.filter(|&s| s > 0) {
-                            task.payload_mut().bytes = Some((size as u64).saturating_mul(1 << 20));
+                            self.b.payload_mut(t).bytes = Some((size as u64).saturating_mul(1 << 20));
                         }
                         t
                     }

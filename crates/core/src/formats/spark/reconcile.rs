@@ -180,8 +180,10 @@ fn add_task(b: &mut ModelBuilder, t: &TaskAttempt, lane: LaneId, kind: KindId, t
     task.name = Some(b.sym(text));
     task.failed = t.finish.is_some() && !t.succeeded();
     let written = t.metrics.shuffle_write_bytes.saturating_add(t.metrics.output_bytes);
-    task.payload_mut().bytes = u64::try_from(written).ok().filter(|&w| w > 0);
-    b.task(task);
+    let id = b.task(task);
+    if let Some(bytes) = u64::try_from(written).ok().filter(|&w| w > 0) {
+        b.payload_mut(id).bytes = Some(bytes);
+    }
 }
 
 fn jobs(log: &SparkLog) -> Vec<JobInfo> {

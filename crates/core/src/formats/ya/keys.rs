@@ -33,9 +33,8 @@ pub fn keys(model: &Model) -> Vec<String> {
             .map(TaskId)
             .filter(|&id| model.task(id).role == Role::Transfer)
             .map(|id| {
-                let t = model.task(id);
-                let target = t.target().map_or("", of_uid);
-                (id.index(), format!("copy of {} for {target}", of_uid(t.uid)))
+                let target = model.target(id).map_or("", of_uid);
+                (id.index(), format!("copy of {} for {target}", of_uid(model.task(id).uid)))
             })
             .collect()
     };

@@ -235,15 +235,15 @@ impl<'a> YaReport<'a> {
         match t.role {
             Role::Work => json!({
                 "type": type_name(self.model, id, true), "elapsed": elapsed, "start_ts": start, "end_ts": end,
-                "text": t.name.map(|s| self.model.str(s)), "platform": t.meta.as_ref().and_then(|m| m.platform.as_deref()),
-                "tags": t.meta.as_ref().map(|m| &m.tags), "host": self.paths.lane(id), "uid": self.model.uid(id),
+                "text": t.name.map(|s| self.model.str(s)), "platform": self.model.meta(id).and_then(|m| m.platform.as_deref()),
+                "tags": self.model.meta(id).map(|m| &m.tags), "host": self.paths.lane(id), "uid": self.model.uid(id),
             }),
             Role::Transfer => {
                 let producer = self.model.deps(id).iter().find(|&&d| self.model.task(d).role == Role::Work);
                 json!({
                     "text": producer.map_or_else(|| "UNKNOWN".to_owned(), |&p| self.name(p)), "elapsed": elapsed,
                     "start_ts": start, "end_ts": end, "to_host": self.paths.lane(id),
-                    "from_host": t.origin().map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": self.model.uid(id),
+                    "from_host": self.model.origin(id).map(|o| self.model.lanes()[o.index()].name.as_str()), "type": "Copy", "uid": self.model.uid(id),
                 })
             }
             Role::Setup => json!({

@@ -8,7 +8,7 @@
 use crate::analysis::critical_path::Path;
 use crate::analysis::task_totals::{Tally, TypeTotal, TOP};
 use crate::analysis::top::Top;
-use crate::model::{Model, Nanos, Role, Task, TaskId};
+use crate::model::{Model, Nanos, Role, TaskId};
 
 /// ya's cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,8 +102,8 @@ pub struct YaStat {
     pub totals: Totals,
 }
 
-fn node_type(t: &Task) -> Option<&str> {
-    t.meta.as_ref().and_then(|m| m.node_type.as_deref())
+fn node_type(model: &Model, id: TaskId) -> Option<&str> {
+    model.meta(id).and_then(|m| m.node_type.as_deref())
 }
 
 /// Which of ya's stage counters a task feeds.
@@ -127,9 +127,10 @@ enum Stage {
     Idle,
 }
 
-fn classify(t: &Task, download_kind: &[bool]) -> Class {
+fn classify(model: &Model, id: TaskId, download_kind: &[bool]) -> Class {
+    let t = model.task(id);
     if t.role == Role::Work {
-        match node_type(t) {
+        match node_type(model, id) {
             Some("test") => Class::Test,
             Some("download") => Class::Download,
             _ => Class::Build,
@@ -233,14 +234,14 @@ pub fn ya_stat(model: &Model) -> YaStat {
                 cache.failed += u64::from(t.failed);
                 if !t.cached && dur.is_some_and(|d| d != 0) {
                     cache.not_cached += 1;
-                    cache.tests += u64::from(t.meta.as_ref().is_some_and(|m| m.runs_test));
+                    cache.tests += u64::from(model.meta(id).is_some_and(|m| m.runs_test));
                 }
                 if let Some(d) = dur {
                     totals.run += d;
                     if t.failed {
                         totals.failed += d;
                     }
-                    if node_type(t) == Some("test") {
+                    if node_type(model, id) == Some("test") {
                         totals.tests += d;
                     }
                 }
@@ -255,10 +256,10 @@ pub fn ya_stat(model: &Model) -> YaStat {
         let Some(d) = dur.filter(|_| t.role != Role::Phase) else { continue };
         tally.offer(model, id, t, d);
         if t.role == Role::Transfer {
-            biggest_copies.offer((std::cmp::Reverse(t.bytes().unwrap_or(0)), id), id);
+            biggest_copies.offer((std::cmp::Reverse(model.bytes(id).unwrap_or(0)), id), id);
         }
         if d > 0 {
-            let class = classify(t, &download_kind);
+            let class = classify(model, id, &download_kind);
             starts.push((t.start.get().unwrap_or(0), class));
             ends.push((t.end.get().unwrap_or(0), class));
             if let (Some(s), Some(e)) = (t.start.get(), t.end.get()) {

@@ -101,7 +101,7 @@ fn join_graph<'g>(
         let t = builder.get_mut(r.task);
         t.kind = kind;
         t.name = Some(name);
-        t.meta = Some(g.meta(n).clone());
+        builder.set_meta(r.task, g.meta(n).clone());
     }
     (nodes, run_of_graph_str)
 }

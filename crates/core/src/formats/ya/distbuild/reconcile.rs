@@ -191,7 +191,8 @@ impl Reconciler {
                 let uid = self.uid(name(2), line_no, diags);
                 let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
-                self.run(uid, host, line_no).start = ns(Some(time)).into();
+                let run = self.run(uid, host, line_no);
+                self.log.builder.get_mut(run).start = ns(Some(time)).into();
                 if line.event == Event::Started {
                     self.note_start(uid, line_no);
                 }
@@ -201,17 +202,18 @@ impl Reconciler {
                 let host = self.host(name(3), line_no, diags);
                 self.binder.uid_on_host(uid, host);
                 let run = self.run(uid, host, line_no);
-                run.end = ns(Some(time)).into();
-                set_result(run, line, raw);
+                self.log.builder.get_mut(run).end = ns(Some(time)).into();
+                self.set_result(run, line, raw);
             }
             Event::FinishedFromCache => {
                 let uid = self.uid(name(2), line_no, diags);
                 let host = self.host(name(3), line_no, diags);
                 let run = self.run(uid, host, line_no);
-                run.cached = true;
-                run.start = ns(Some(time)).into();
-                run.end = ns(Some(time)).into();
-                set_result(run, line, raw);
+                let task = self.log.builder.get_mut(run);
+                task.cached = true;
+                task.start = ns(Some(time)).into();
+                task.end = ns(Some(time)).into();
+                self.set_result(run, line, raw);
             }
             Event::DepStart | Event::DepWait => {
                 let old = f(5);
@@ -348,7 +350,7 @@ impl Reconciler {
     }
 
     /// ya's `get_run_task`: the run task of `uid`, made (on `host`) by its first event.
-    fn run(&mut self, uid: u32, host: u32, line_no: u64) -> &mut Task {
+    fn run(&mut self, uid: u32, host: u32, line_no: u64) -> TaskId {
         let slot = uid as usize;
         if slot >= self.run_of_uid.len() {
             self.run_of_uid.resize(slot + 1, u32::MAX);
@@ -360,8 +362,20 @@ impl Reconciler {
             self.log.runs.push(RunRef { task, uid: Sym(uid), host });
             self.run_lines.push(line_no);
         }
-        let task = self.log.runs[self.run_of_uid[slot] as usize].task;
-        self.log.builder.get_mut(task)
+        self.log.runs[self.run_of_uid[slot] as usize].task
+    }
+
+    /// The STATUS and SIZE fields of a `finished` line for `run`: a STATUS
+    /// other than `OK` marks a failure (the last such line wins, as in ya).
+    fn set_result(&mut self, run: TaskId, line: &Line, raw: &[u8]) {
+        let b = &mut self.log.builder;
+        if let Some(status) = line.fields.get(raw, 4) {
+            b.get_mut(run).failed = status != b"OK";
+        }
+        let bytes = line.fields.get(raw, 5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
+        if bytes.is_some() || b.payload(run).is_some() {
+            b.payload_mut(run).bytes = bytes;
+        }
     }
 
     /// Records a `started` line of the run task of `uid` (made already): a
@@ -394,11 +408,8 @@ impl Reconciler {
         event(&mut c);
         let (kind, lane) = (self.kinds().1, self.lane(c.dest_host));
         let origin = c.origin_host.map(|h| self.lane(h));
-        let task = Task {
-            payload: Some(Box::new(Payload { bytes: Some(c.size), origin, target: Some(Sym(uid)) })),
-            ..Task::new(Sym(dep_uid), kind, Role::Transfer, lane, ns(c.start), ns(c.end))
-        };
-        let task = self.log.builder.task(task);
+        let task = self.log.builder.task(Task::new(Sym(dep_uid), kind, Role::Transfer, lane, ns(c.start), ns(c.end)));
+        *self.log.builder.payload_mut(task) = Payload { bytes: Some(c.size), origin, target: Some(Sym(uid)) };
         self.log.copies.push(CopyRef { task, dep_uid: Sym(dep_uid), uid: Sym(uid), dest_host: c.dest_host });
     }
 
@@ -577,18 +588,6 @@ impl Reconciler {
             );
         }
         self.log
-    }
-}
-
-/// The STATUS and SIZE fields of a `finished` line: a STATUS other than
-/// `OK` marks a failure (the last such line wins, as in ya).
-fn set_result(run: &mut Task, line: &Line, raw: &[u8]) {
-    if let Some(status) = line.fields.get(raw, 4) {
-        run.failed = status != b"OK";
-    }
-    let bytes = line.fields.get(raw, 5).filter(|s| is_numeric(s)).and_then(parse_int).map(|s| s as u64);
-    if bytes.is_some() || run.payload.is_some() {
-        run.payload_mut().bytes = bytes;
     }
 }
 
