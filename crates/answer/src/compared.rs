@@ -49,7 +49,7 @@ pub struct Compared {
 const WITH_FLAME: [FormatId; 3] = [evobench::ID, starrocks_profile::ID, chrome_trace::ID];
 
 /// The flame graph of `x`'s first dataset, where its format has one.
-fn flame_of(x: &Analysis) -> Option<FlameGraph> {
+fn flame_of(x: &Analysis) -> Option<std::sync::Arc<FlameGraph>> {
     let d = x.datasets.first().filter(|d| WITH_FLAME.contains(&d.format))?;
     x.view(d, &TimelineIndex::new(&d.model)).flame
 }

@@ -5,10 +5,12 @@
 //! moment cost 280 MB more than the tasks themselves, and WebAssembly
 //! memory, once grown, never shrinks. Chunks of [`CHUNK`] items are filled
 //! one after another and never move, so the list holds at most one
-//! part-filled chunk more than its items.
+//! part-filled chunk more than its items. The first chunk grows by doubling
+//! (a list of a few items takes a few items' room), so its moves copy at
+//! most one chunk.
 
-use serde::{Serialize, Serializer};
-use std::ops::Index;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::ops::{Index, IndexMut};
 
 /// log2 of the tasks per chunk.
 const CHUNK_BITS: u32 = 16;
@@ -69,7 +71,10 @@ impl<T> ChunkList<T> {
     pub(crate) fn push(&mut self, item: T) -> usize {
         match self.chunks.last_mut() {
             Some(last) if last.len() < CHUNK => last.push(item),
-            _ => {
+            // The first chunk grows as a list does (a small list stays
+            // small); the others are made whole.
+            None => self.chunks.push(vec![item]),
+            Some(_) => {
                 let mut chunk = Vec::with_capacity(CHUNK);
                 chunk.push(item);
                 self.chunks.push(chunk);
@@ -88,6 +93,28 @@ impl<T> Index<usize> for ChunkList<T> {
     }
 }
 
+impl<T> IndexMut<usize> for ChunkList<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.chunks[i >> CHUNK_BITS][i & (CHUNK - 1)]
+    }
+}
+
+impl<T> FromIterator<T> for ChunkList<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut list = ChunkList::default();
+        for item in items {
+            list.push(item);
+        }
+        list
+    }
+}
+
+impl<T> From<Vec<T>> for ChunkList<T> {
+    fn from(items: Vec<T>) -> Self {
+        items.into_iter().collect()
+    }
+}
+
 impl<'a, T> IntoIterator for &'a ChunkList<T> {
     type Item = &'a T;
     type IntoIter = Iter<'a, T>;
@@ -100,6 +127,12 @@ impl<'a, T> IntoIterator for &'a ChunkList<T> {
 impl<T: Serialize> Serialize for ChunkList<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ChunkList<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Vec::<T>::deserialize(d)?.into())
     }
 }
 
@@ -158,5 +191,16 @@ mod tests {
         it.next_back();
         assert_eq!(it.len(), n - 2);
         assert_eq!(list.chunks.iter().map(Vec::capacity).collect::<Vec<_>>(), vec![CHUNK; 3]);
+        list[CHUNK + 1] = 7;
+        assert_eq!(list[CHUNK + 1], 7);
+    }
+
+    #[test]
+    fn a_small_list_takes_a_small_room_and_reads_back_from_json() {
+        let list: ChunkList<u64> = vec![3, 1, 2].into();
+        assert!(list.chunks[0].capacity() < 16);
+        let json = serde_json::to_string(&list).unwrap();
+        assert_eq!(json, "[3,1,2]");
+        assert_eq!(serde_json::from_str::<ChunkList<u64>>(&json).unwrap(), list);
     }
 }

@@ -81,7 +81,8 @@ mod tests {
                 node("a", Some(0), vec![3], 60),
                 node("b", Some(0), vec![], 40),
                 node("c", Some(1), vec![], 30),
-            ],
+            ]
+            .into(),
             warnings: vec![],
             measures: vec![],
         };

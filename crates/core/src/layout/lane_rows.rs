@@ -107,7 +107,11 @@ pub(super) fn lane_rows(
                 fit_sorted(lane_ids.iter().filter_map(|&t| RowKey::of(model, t)), put);
                 rows_in(per_row, lane_ids.iter().copied(), &row_of)
             } else {
-                let mut keys: Vec<RowKey> = lane_ids.iter().filter_map(|&t| RowKey::of(model, t)).collect();
+                // Made at its size (every task here has both times): a list
+                // grown by doubling held up to three times its keys while
+                // it moved, the tab's peak for a log of millions of spans.
+                let mut keys: Vec<RowKey> = Vec::with_capacity(lane_ids.len());
+                keys.extend(lane_ids.iter().filter_map(|&t| RowKey::of(model, t)));
                 keys.sort_unstable();
                 fit_sorted(keys.iter().copied(), put);
                 rows_in(per_row, keys.iter().map(|k| k.3), &row_of)

@@ -72,7 +72,7 @@ pub struct FlameNode {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlameGraph {
     /// The nodes; node 0 is the root `all`.
-    pub nodes: Vec<FlameNode>,
+    pub nodes: crate::chunk_list::ChunkList<FlameNode>,
     /// Where children's totals exceeded their parent's (self clamped to 0).
     pub warnings: Vec<String>,
     /// The measures, by index (at most [`MEASURES`]).

@@ -69,7 +69,7 @@ pub fn diff_flames(a: &FlameGraph, b: &FlameGraph) -> Vec<DiffFlame> {
 /// is another (two formats' flame graphs).
 pub fn diff_flame(a: &FlameGraph, b: &FlameGraph, m: usize) -> Option<DiffFlame> {
     let measure = b.measures.get(m).filter(|bm| a.measures.get(m).is_some_and(|am| am.name == bm.name))?;
-    let whole = b.nodes.first()?.total[m].filter(|&t| t > 0)? as f64;
+    let whole = b.nodes.get(0)?.total[m].filter(|&t| t > 0)? as f64;
     let paths_a: FastMap<String, u32> = (0..a.nodes.len() as u32).map(|id| (a.path_of(id), id)).collect();
     let mut in_b = 0usize;
     let mut frames = Vec::new();
@@ -147,7 +147,7 @@ mod tests {
         let cpu = Measure { title: "cpu time".into(), name: "cpu_us".into(), unit: Unit::Micros };
         let two = nodes.iter().any(|n| n.3.is_some());
         let mut g = FlameGraph {
-            nodes: Vec::new(),
+            nodes: Default::default(),
             warnings: Vec::new(),
             measures: if two { vec![real, cpu] } else { vec![real] },
         };

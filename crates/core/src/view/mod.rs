@@ -15,6 +15,7 @@ use crate::report::paths::PathsReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 pub mod compare;
 pub mod compare_flame;
@@ -157,7 +158,7 @@ pub struct RunView {
     /// not sent: it can hold hundreds of thousands of nodes, so the page
     /// asks for [`FlameLayout`]s of it and reads [`RunView::has_flame`].
     #[serde(skip)]
-    pub flame: Option<FlameGraph>,
+    pub flame: Option<Arc<FlameGraph>>,
     /// Whether the run has a flame graph.
     pub has_flame: bool,
     /// What the wall time is of (`wall`; a StarRocks query's plan nodes'
@@ -321,8 +322,9 @@ impl RunView {
         RunView { part, ..self }
     }
 
-    /// The view with the flame graph `flame`.
-    pub fn with_flame(self, flame: FlameGraph) -> RunView {
+    /// The view with the flame graph `flame` (shared with the run that
+    /// holds it: a trace's graph can take hundreds of megabytes).
+    pub fn with_flame(self, flame: Arc<FlameGraph>) -> RunView {
         RunView { flame: Some(flame), has_flame: true, ..self }
     }
 

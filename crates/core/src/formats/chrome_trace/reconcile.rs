@@ -26,6 +26,7 @@ use crate::join::{in_turn, Join};
 use crate::model::flame::FlameGraph;
 use crate::model::{KindId, LaneId, Model, ModelBuilder, Nanos, Role, Sym, Task, TaskId};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One counter series.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -59,8 +60,9 @@ pub struct ChromeRun {
     /// What a Bazel profile says beyond its slices.
     pub bazel: Option<Box<super::bazel::BazelRun>>,
     /// The flame graph of every thread's stacks (from the samples when the
-    /// trace has them, as speedscope does, else from the slices).
-    pub flame: FlameGraph,
+    /// trace has them, as speedscope does, else from the slices); shared
+    /// with the run's view.
+    pub flame: Arc<FlameGraph>,
     /// `displayTimeUnit`, if given.
     pub display_time_unit: Option<String>,
     /// The event array had no closing `]`.
@@ -302,7 +304,7 @@ pub fn reconcile(trace: &ChromeTrace, diags: &mut Diagnostics, join: Join<'_>) -
         }
     };
     join(&mut make_flame, &mut rest);
-    run.flame = flame;
+    run.flame = Arc::new(flame);
     if !sampled(trace) {
         overlapping(&stacks, diags);
     }

@@ -478,7 +478,8 @@ fn flame_node(name: &str, parent: Option<u32>) -> FlameNode {
 /// measure, `time` in ns.
 pub fn flame<'a>(threads: &'a [(String, &'a ThreadStacks)]) -> FlameGraph {
     let measure = Measure { title: "time".to_owned(), name: "time_ns".to_owned(), unit: Unit::Nanos };
-    let mut g = FlameGraph { nodes: vec![flame_node("all", None)], warnings: Vec::new(), measures: vec![measure] };
+    let mut g =
+        FlameGraph { nodes: vec![flame_node("all", None)].into(), warnings: Vec::new(), measures: vec![measure] };
     let mut children = Children { ids: FastMap::default(), name_of: vec![u32::MAX], many: FastMap::default() };
     // Time spent with each flame node on top of the stack, by node id.
     let mut own: Vec<Option<u64>> = Vec::new();

@@ -45,7 +45,7 @@ impl RunKind for EvobenchRun {
                 ];
                 RunView { headline, counts_by_hook, tables, search_hint: "Search paths  (/)".into(), ..view }
                     .with_part(&evobench)
-                    .with_flame(flame)
+                    .with_flame(std::sync::Arc::new(flame))
             }
             None => view,
         }

@@ -194,7 +194,7 @@ pub fn flame(run: &StarRocksRun) -> FlameGraph {
     let root = node(run.query_id.clone().unwrap_or_else(|| "query".to_owned()), String::new(), None, false, None);
     let measures =
         vec![Measure { title: "operator time".to_owned(), name: "operator_ns".to_owned(), unit: Unit::Nanos }];
-    let mut g = FlameGraph { nodes: vec![root], warnings: Vec::new(), measures };
+    let mut g = FlameGraph { nodes: vec![root].into(), warnings: Vec::new(), measures };
     let add = |g: &mut FlameGraph, n: FlameNode| {
         let id = g.nodes.len() as u32;
         if let Some(p) = n.parent {

@@ -45,6 +45,6 @@ impl RunView {
         view.path_note = starrocks.long_pole_io.clone();
         view.tables = tables(&view, &starrocks);
         view.search_hint = "Search operators, pipelines, counters  (/)".into();
-        view.with_part(&starrocks).with_flame(flame)
+        view.with_part(&starrocks).with_flame(std::sync::Arc::new(flame))
     }
 }

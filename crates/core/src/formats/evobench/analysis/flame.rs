@@ -32,7 +32,7 @@ impl FlameGraph {
             .iter()
             .map(|k| Measure { title: k.title().to_owned(), name: k.name().to_owned(), unit: k.unit() })
             .collect();
-        let mut g = FlameGraph { nodes: vec![root], warnings: Vec::new(), measures };
+        let mut g = FlameGraph { nodes: vec![root].into(), warnings: Vec::new(), measures };
         let mut by_path: FastMap<String, u32> = FastMap::default();
         let mut of_node: Vec<Option<u32>> = vec![None; log.nodes.len()];
         // Parents come before their children in the call tree.
