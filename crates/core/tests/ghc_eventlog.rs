@@ -57,7 +57,9 @@ fn every_run_and_every_gc_becomes_one_span_on_its_capability() {
         let index = TimelineIndex::new(m);
         let view = analysis.view(d, &index);
         let ghc: GhcView = view.part().unwrap().unwrap();
-        assert_eq!(ghc.threads.iter().map(|t| t.runs).sum::<u64>() as usize, runs, "{name}");
+        assert!(ghc.threads.is_empty() && ghc.marks.is_empty(), "{name}: threads and marks go as tables");
+        let threads = &GhcView::of(run).threads;
+        assert_eq!(threads.iter().map(|t| t.runs).sum::<u64>() as usize, runs, "{name}");
         let all = ghc.gc.iter().find(|r| r.generation == "all").unwrap();
         assert!(all.count > 0 && all.max <= all.total, "{name}");
         assert!(view.critical_path.steps.is_empty() && !view.longest.is_empty());

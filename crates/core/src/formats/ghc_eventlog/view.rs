@@ -1,6 +1,7 @@
 //! What the page shows of a GHC program's run beyond the timeline: its
 //! collections per generation, its heap over time, its threads, its user
-//! marks, and its event types.
+//! marks, and its event types. Threads and marks reach the page as tables
+//! only, not in the view's part.
 
 use crate::formats::ghc_eventlog::allocation::{allocation, total_over_time, Allocation};
 use crate::formats::ghc_eventlog::analysis::{gc_summary, GcRow};
@@ -51,9 +52,14 @@ pub struct GhcView {
     /// What the program allocated, in all and per capability, when the
     /// log says.
     pub allocation: Option<Allocation>,
-    /// Every thread, by id.
+    /// Every thread, by id. Not in the view's part: the page gets them as
+    /// a table (a scheduler-heavy log has tens of thousands, megabytes of
+    /// the message that ends a load, twice).
+    #[serde(skip)]
     pub threads: Vec<ThreadStats>,
-    /// The first [`MARKS`] marks, in time order.
+    /// The first [`MARKS`] marks, in time order; as a table only, as
+    /// [`GhcView::threads`].
+    #[serde(skip)]
     pub marks: Vec<Mark>,
     /// All marks in the log.
     pub mark_count: u64,
