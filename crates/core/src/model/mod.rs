@@ -188,7 +188,7 @@ pub struct Model {
     payloads: ByTask<Payload>,
     /// What the producer says of some tasks beyond their times.
     #[serde(skip)]
-    metas: ByTask<Arc<TaskMeta>>,
+    metas: ByTask<Option<Arc<TaskMeta>>>,
     /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for,
     /// in the producer's order; empty when no task waited for any (a log
     /// that records no dependencies has millions of tasks and no edge).
@@ -258,7 +258,7 @@ impl Model {
 
     /// What the producer says of task `id` beyond its times, if anything.
     pub fn meta(&self, id: TaskId) -> Option<&TaskMeta> {
-        self.metas.get(id).map(|m| &**m)
+        self.metas.get(id)?.as_deref()
     }
 
     /// A task's uid.
@@ -450,7 +450,7 @@ impl ModelBuilder {
 
     /// Sets what the producer says of task `id` beyond its times.
     pub fn set_meta(&mut self, id: TaskId, meta: Arc<TaskMeta>) {
-        self.model.metas.set(id, meta);
+        self.model.metas.set(id, Some(meta));
     }
 
     /// Makes room for `additional` more dependencies, exactly: a caller that
@@ -482,8 +482,6 @@ impl ModelBuilder {
             used_lanes[t.lane.index()] = true;
             roles[t.role as usize] += 1;
         }
-        self.model.payloads.seal();
-        self.model.metas.seal();
         for (_, p) in self.model.payloads.iter() {
             if let Some(o) = p.origin {
                 used_lanes[o.index()] = true;
