@@ -2,9 +2,11 @@
 //! referred to by a dense `u32`.
 //!
 //! The strings live one after another in one buffer and the table holds
-//! only their ids, so a name costs its bytes plus about 16 bytes (its end
-//! offset and a table slot) — a million build uids take tens of megabytes,
-//! not a hundred.
+//! only their ids with 32 bits of their hash, so a name costs its bytes
+//! plus about 24 bytes (its end offset and a table slot) — a million build
+//! uids take tens of megabytes, not a hundred. With those bits the table
+//! grows without reading a string again: growing by rehashing every string
+//! was a tenth of a 1 GB distbuild log's load in the browser.
 
 use crate::hash::hash_bytes;
 use hashbrown::HashTable;
@@ -17,7 +19,26 @@ pub struct Interner {
     /// String `i` is `text[ends[i - 1]..ends[i]]` (from 0 for the first).
     ends: Vec<usize>,
     /// The ids, found by the hash of their string's bytes ([`hash_bytes`]).
-    ids: HashTable<u32>,
+    ids: HashTable<Slot>,
+}
+
+/// A string's id in the table, with its hash folded to 32 bits.
+#[derive(Clone, Copy)]
+struct Slot {
+    id: u32,
+    hash: u32,
+}
+
+/// The 32 bits of `hash` a [`Slot`] keeps (both halves: a 32-bit
+/// machine's hash has only the lower one).
+fn fold(hash: u64) -> u32 {
+    (hash ^ (hash >> 32)) as u32
+}
+
+/// The table's hash of a string whose folded hash is `folded`: spread over
+/// 64 bits, since the table places by the low bits and tags by the top ones.
+fn spread(folded: u32) -> u64 {
+    u64::from(folded).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The string `id` of `text` cut at `ends`.
@@ -43,11 +64,11 @@ impl Interner {
         if let Some(id) = self.get_hashed(s.as_bytes(), hash) {
             return id;
         }
-        let Interner { text, ends, ids } = self;
-        let id = ends.len() as u32;
-        text.push_str(s);
-        ends.push(text.len());
-        ids.insert_unique(hash, id, |&id| hash_bytes(slice(text, ends, id).as_bytes()));
+        let id = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        let hash = fold(hash);
+        self.ids.insert_unique(spread(hash), Slot { id, hash }, |s| spread(s.hash));
         id
     }
 
@@ -55,16 +76,16 @@ impl Interner {
     /// [`hash_bytes`] is `hash`, if it was interned (bytes that are not
     /// UTF-8 never were).
     pub fn get_hashed(&self, bytes: &[u8], hash: u64) -> Option<u32> {
-        self.ids.find(hash, |&id| self.name(id).as_bytes() == bytes).copied()
+        let folded = fold(hash);
+        self.ids.find(spread(folded), |s| s.hash == folded && self.name(s.id).as_bytes() == bytes).map(|s| s.id)
     }
 
     /// Makes room for `count` more strings of `bytes` bytes in all, exactly,
     /// so that adding them does not grow the buffers by doubling.
     pub fn reserve(&mut self, bytes: usize, count: usize) {
-        let Interner { text, ends, ids } = self;
-        text.reserve_exact(bytes);
-        ends.reserve_exact(count);
-        ids.reserve(count, |&id| hash_bytes(slice(text, ends, id).as_bytes()));
+        self.text.reserve_exact(bytes);
+        self.ends.reserve_exact(count);
+        self.ids.reserve(count, |s| spread(s.hash));
     }
 
     /// The strings one after another, and where each ends (for handing the
@@ -88,10 +109,10 @@ impl Interner {
         let mut interner =
             Interner { text, ends: ends.into_iter().map(|e| e as usize).collect(), ids: HashTable::with_capacity(0) };
         let Interner { text, ends, ids } = &mut interner;
-        let hash = |id| hash_bytes(slice(text, ends, id).as_bytes());
-        ids.reserve(ends.len(), |&id| hash(id));
+        ids.reserve(ends.len(), |s| spread(s.hash));
         for id in 0..ends.len() as u32 {
-            ids.insert_unique(hash(id), id, |&id| hash(id));
+            let hash = fold(hash_bytes(slice(text, ends, id).as_bytes()));
+            ids.insert_unique(spread(hash), Slot { id, hash }, |s| spread(s.hash));
         }
         Some(interner)
     }

@@ -354,6 +354,11 @@ impl ModelBuilder {
         self.model.strings.name(s.0)
     }
 
+    /// Number of strings in the table so far: every symbol is below it.
+    pub fn str_count(&self) -> usize {
+        self.model.strings.len()
+    }
+
     /// The lane named `name`, added on first use.
     pub fn lane(&mut self, name: &str) -> LaneId {
         if let Some(&id) = self.lane_ids.get(name) {

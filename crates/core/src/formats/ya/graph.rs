@@ -138,15 +138,14 @@ impl BuildGraph {
         self.node_by_id(self.strings.get(uid)?)
     }
 
-    /// The id of string `s` in the graph (a uid, a dependency, a type), if
-    /// the graph has it.
-    pub fn str_id(&self, s: &str) -> Option<u32> {
-        self.strings.get(s)
-    }
-
     /// Number of distinct strings: every string id is below it.
     pub fn str_count(&self) -> usize {
         self.strings.len()
+    }
+
+    /// Every string with its id, in the order of the ids (the order they lie in memory).
+    pub fn strings(&self) -> impl Iterator<Item = (u32, &str)> {
+        (0..self.strings.len() as u32).map(|id| (id, self.strings.name(id)))
     }
 
     /// The node whose uid is string `id`.
