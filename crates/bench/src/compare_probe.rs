@@ -1,5 +1,6 @@
 //! `compare-probe`: the stages of comparing two runs as the app's worker
-//! does, natively, one thread, timed one by one: reading each side,
+//! does, natively, one thread, timed one by one, with the bytes live after
+//! each and the most live during it (a counting allocator): reading each side,
 //! their keys, the comparison, the compare screen's view with the whole
 //! table of keys and as sent (its first rows), each view's JSON size, and
 //! reading the whole one back (what the page did before the table stayed
@@ -9,7 +10,9 @@
 //! cargo run --release -p longpole-bench --bin compare-probe -- A.log A.graph.json --vs B.log B.graph.json
 //! ```
 
+use longpole_bench::counting::{step, Counting};
 use longpole_bench::ingest_file;
+use longpole_core::compare::digest::Digest;
 use longpole_core::compare::{compare, Options};
 use longpole_core::report::compare::{keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
@@ -17,6 +20,9 @@ use longpole_core::Analysis;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 /// The rows the worker sends with a comparison (the app's `COMPARE_FIRST_ROWS`).
 const FIRST_ROWS: usize = 200;
@@ -29,7 +35,7 @@ fn side(files: &[String]) -> Result<Analysis, Box<dyn std::error::Error>> {
 fn timed<T>(what: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let out = f();
-    println!("{what:<28} {:>8.3} s", t.elapsed().as_secs_f64());
+    step(what, t);
     out
 }
 
@@ -38,6 +44,10 @@ fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let a = timed("read side A", || side(&args[..at]))?;
     let b = timed("read side B", || side(&args[at + 1..]))?;
     let (ka, kb) = timed("keys", || (keys_of(&a), keys_of(&b)));
+    // The comparison's first stage on its own: each side's digest.
+    let (ra, rb) = (runs_of(&a, &ka, &|_| None)?, runs_of(&b, &kb, &|_| None)?);
+    let digests = timed("  digests (in compare)", || (Digest::of(&ra[0]), Digest::of(&rb[0])));
+    drop((digests, ra, rb));
     let c = timed("compare", || -> Result<_, Box<dyn std::error::Error>> {
         let (ra, rb) = (runs_of(&a, &ka, &|_| None)?, runs_of(&b, &kb, &|_| None)?);
         compare(&ra, &rb, &Options::default()).ok_or_else(|| "a side holds no run".into())

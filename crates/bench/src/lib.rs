@@ -2,6 +2,8 @@
 //! a file into the core as the CLI does, peak memory, and best-of-N runs of
 //! a measurement in fresh processes.
 
+pub mod counting;
+
 use longpole_core::{Ingest, Input};
 use std::fs::File;
 use std::io::Read;
