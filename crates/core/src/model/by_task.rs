@@ -1,8 +1,9 @@
 //! What only some formats give their tasks (a transfer's bytes and ends, a
-//! build node's metadata), kept beside the tasks by id rather than in each.
+//! build node's metadata, a name beyond the uid), kept beside the tasks by
+//! id rather than in each.
 //!
-//! A GHC eventlog's five million tasks have none of it, and a field for it
-//! in every task took 16 of each task's 56 bytes. Here a model whose tasks
+//! A scheduler-heavy GHC eventlog's five million tasks have none of it, and
+//! fields for it in every task took 24 of each task's 56 bytes. Here a model whose tasks
 //! have none holds nothing; once one has a value, every task up to it has
 //! a slot (the default: none), in chunks that never move. A distbuild log,
 //! where nearly every task has bytes, pays one slot a task and no more: a

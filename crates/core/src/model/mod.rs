@@ -126,7 +126,7 @@ pub struct TaskMeta {
 
 /// What a task produced or moved: its bytes, and for a transfer where the
 /// data came from and whom it was for. Most tasks have none of it, so it is
-/// kept beside the tasks ([`Model::payload`]), not in each [`Task`] (40
+/// kept beside the tasks ([`Model::payload`]), not in each [`Task`] (32
 /// bytes a task rather than 80: millions of them in a large log).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Payload {
@@ -142,10 +142,9 @@ pub struct Payload {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Task {
     /// The producer's identifier (a build-graph uid, a prepare type).
+    /// What to show for it, when the producer gives more than the uid, is
+    /// kept beside the tasks ([`Model::name`]).
     pub uid: Sym,
-    /// What to show for it (a description, a command), when the producer
-    /// gives more than the uid; see [`Model::label`].
-    pub name: Option<Sym>,
     /// Its type.
     pub kind: KindId,
     /// Its part in the run.
@@ -166,12 +165,30 @@ impl Task {
     /// A task with these essentials and nothing else known (no name, bytes,
     /// origin, target or metadata; not cached, not failed).
     pub fn new(uid: Sym, kind: KindId, role: Role, lane: LaneId, start: Option<Nanos>, end: Option<Nanos>) -> Task {
-        Task { uid, name: None, kind, role, lane, start: start.into(), end: end.into(), cached: false, failed: false }
+        Task { uid, kind, role, lane, start: start.into(), end: end.into(), cached: false, failed: false }
     }
 
     /// End minus start, when both are known.
     pub fn duration(&self) -> Option<Nanos> {
         Some(self.end.get()?.saturating_sub(self.start.get()?))
+    }
+}
+
+/// A task's name in [`Model`]'s names: a [`Sym`], or none (4 bytes, where
+/// an `Option<Sym>` takes 8: a GHC thread with a label names each of its
+/// runs, and every task before the last of them has a slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NameSlot(u32);
+
+impl Default for NameSlot {
+    fn default() -> Self {
+        NameSlot(u32::MAX)
+    }
+}
+
+impl NameSlot {
+    fn get(self) -> Option<Sym> {
+        (self.0 != u32::MAX).then_some(Sym(self.0))
     }
 }
 
@@ -189,6 +206,9 @@ pub struct Model {
     /// What the producer says of some tasks beyond their times.
     #[serde(skip)]
     metas: ByTask<Option<Arc<TaskMeta>>>,
+    /// What to show for some tasks (a description, a command).
+    #[serde(skip)]
+    names: ByTask<NameSlot>,
     /// `deps[dep_start[t]..dep_start[t + 1]]` are the tasks `t` waited for,
     /// in the producer's order; empty when no task waited for any (a log
     /// that records no dependencies has millions of tasks and no edge).
@@ -261,6 +281,12 @@ impl Model {
         self.metas.get(id)?.as_deref()
     }
 
+    /// What to show for task `id` (a description, a command), when the
+    /// producer gives more than its uid; see [`Model::label`].
+    pub fn name(&self, id: TaskId) -> Option<Sym> {
+        self.names.get(id).and_then(|n| n.get())
+    }
+
     /// A task's uid.
     pub fn uid(&self, id: TaskId) -> &str {
         self.str(self.task(id).uid)
@@ -270,7 +296,7 @@ impl Model {
     /// `copy(<origin> -> <lane>) result of <uid>`, or its uid.
     pub fn label(&self, id: TaskId) -> Cow<'_, str> {
         let t = self.task(id);
-        match (t.name, t.role) {
+        match (self.name(id), t.role) {
             (Some(name), _) => Cow::Borrowed(self.str(name)),
             (None, Role::Transfer) => {
                 let origin = self.origin(id).map_or("?", |o| self.lanes[o.index()].name.as_str());
@@ -453,6 +479,11 @@ impl ModelBuilder {
         self.model.payloads.get(id)
     }
 
+    /// Sets what to show for task `id` ([`Model::name`]).
+    pub fn set_name(&mut self, id: TaskId, name: Sym) {
+        self.model.names.set(id, NameSlot(name.0));
+    }
+
     /// Sets what the producer says of task `id` beyond its times.
     pub fn set_meta(&mut self, id: TaskId, meta: Arc<TaskMeta>) {
         self.model.metas.set(id, Some(meta));
@@ -591,9 +622,9 @@ mod tests {
     }
 
     #[test]
-    fn a_task_takes_40_bytes() {
+    fn a_task_takes_32_bytes() {
         // Millions of tasks in a large log: every byte here is megabytes there.
-        assert_eq!(std::mem::size_of::<Task>(), 40);
+        assert_eq!(std::mem::size_of::<Task>(), 32);
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl<'a> PathsReport<'a> {
                     "[{}] [{}]: {}",
                     type_name(self.model, id, true),
                     tags.join(" "),
-                    t.name.map_or(self.model.uid(id), |n| self.model.str(n))
+                    self.model.name(id).map_or(self.model.uid(id), |n| self.model.str(n))
                 )
             }
             Role::Setup => format!("[{}] {}", type_name(self.model, id, false), self.lane(id)),

@@ -399,7 +399,7 @@ impl TaskDetails {
             (0..model.tasks().len() as u32).map(TaskId).filter(|&d| model.deps(d).contains(&id)).collect();
         TaskDetails {
             task: task_row(model, index, id, 0),
-            name: t.name.map(|n| model.str(n).to_owned()),
+            name: model.name(id).map(|n| model.str(n).to_owned()),
             deps: deps.iter().take(Self::LIST).map(|&d| task_row(model, index, d, 0)).collect(),
             dep_count: deps.len(),
             dependants: dependants.iter().take(Self::LIST).map(|&d| task_row(model, index, d, 0)).collect(),

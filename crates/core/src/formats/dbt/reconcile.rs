@@ -39,9 +39,10 @@ pub fn reconcile(results: &RunResults, manifest: Option<&Manifest>, diags: &mut 
         for (i, s) in r.steps.iter().enumerate() {
             let kind = if s.name == "compile" { b.kind("compile", None) } else { b.kind(rtype, None) };
             let mut task = Task::new(uid, kind, Role::Work, lane, Some(s.start), Some(s.end));
-            task.name = Some(b.sym(&format!("{} · {}", r.unique_id, s.name)));
+            let name = b.sym(&format!("{} · {}", r.unique_id, s.name));
             task.failed = failed;
             let id = b.task(task);
+            b.set_name(id, name);
             if i > 0 {
                 b.depends(id, TaskId(id.0 - 1));
             }

@@ -14,7 +14,7 @@ use std::fmt::Write;
 /// A path step's node, step name and the node's status.
 fn step_of<'a>(run: &'a DbtRun, m: &'a Model, t: TaskId) -> (Option<&'a super::run::NodeInfo>, &'a str) {
     let node = run.nodes.iter().find(|n| (n.tasks.0..n.tasks.1).contains(&t.0));
-    let label = m.str(m.task(t).name.unwrap_or(m.task(t).uid));
+    let label = m.str(m.name(t).unwrap_or(m.task(t).uid));
     (node, label.rsplit(" · ").next().unwrap_or(""))
 }
 

@@ -50,7 +50,8 @@ pub fn reconcile(mut log: Log) -> (Model, EvobenchRun) {
             Label::Probe(_) | Label::KeyValue(..) => kinds[2],
         };
         let Some(&lane) = lanes.get(s.thread as usize) else { continue };
-        b.task(Task { name: Some(name), ..Task::new(uid, kind, Role::Work, lane, Some(at(s.start)), Some(at(s.end))) });
+        let id = b.task(Task::new(uid, kind, Role::Work, lane, Some(at(s.start)), Some(at(s.end))));
+        b.set_name(id, name);
     }
     if let (Some(first), Some(last)) = (log.spans.iter().map(|s| s.start).min(), log.spans.iter().map(|s| s.end).max())
     {

@@ -8,7 +8,7 @@ use crate::diagnostics::Diagnostics;
 use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::Model;
+use crate::model::{Model, TaskId};
 use crate::run::{Analysis, Dataset, RunKind, RunReport, RunsSummary};
 use crate::view::RunView;
 
@@ -57,7 +57,12 @@ impl RunKind for EvobenchRun {
 
     /// A span's probe path (its scopes from the root, as the evaluator names rows).
     fn compare_keys(&self, model: &Model) -> Vec<String> {
-        model.tasks().iter().map(|t| model.str(t.name.unwrap_or(t.uid)).to_owned()).collect()
+        model
+            .tasks()
+            .iter()
+            .zip(0..)
+            .map(|(t, id)| model.str(model.name(TaskId(id)).unwrap_or(t.uid)).to_owned())
+            .collect()
     }
 
     /// A span's weight: it stands for n calls when recorded every n, as the

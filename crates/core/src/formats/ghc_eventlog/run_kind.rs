@@ -6,7 +6,7 @@ use crate::diagnostics::Diagnostics;
 use crate::formats::RunInput;
 use crate::join::Join;
 use crate::layout::timeline::TimelineIndex;
-use crate::model::Model;
+use crate::model::{Model, TaskId};
 use crate::run::{Analysis, Dataset, RunKind, RunReport};
 use crate::view::RunView;
 
@@ -33,9 +33,10 @@ impl RunKind for GhcRun {
         model
             .tasks()
             .iter()
-            .map(|t| {
+            .zip(0..)
+            .map(|(t, id)| {
                 let uid = model.str(t.uid);
-                match t.name.map(|n| model.str(n)) {
+                match model.name(TaskId(id)).map(|n| model.str(n)) {
                     // `thread 12 (worker)`: the label names it across runs, the number does not.
                     Some(name) if uid.starts_with("thread ") => {
                         name.split_once(" (").map_or(name.to_owned(), |(_, label)| format!("thread ({label}"))

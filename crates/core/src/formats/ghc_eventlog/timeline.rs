@@ -290,7 +290,10 @@ fn close_run(
         let name = s.label.as_ref().map(|l| b.sym(&format!("thread {id} ({l})")));
         (b.sym(&format!("thread {id}")), name)
     });
-    b.task(Task { name, ..Task::new(uid, kinds.thread, Role::Work, lane, Some(since), Some(until.max(since))) });
+    let task = b.task(Task::new(uid, kinds.thread, Role::Work, lane, Some(since), Some(until.max(since))));
+    if let Some(name) = name {
+        b.set_name(task, name);
+    }
 }
 
 fn add_gc(

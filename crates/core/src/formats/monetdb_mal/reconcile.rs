@@ -407,9 +407,9 @@ impl Replay {
         let lane = self.b.lane(&lane);
         let kind = self.b.kind(&kind, None);
         let uid = self.b.sym(&uid);
-        let mut task = Task::new(uid, kind, role, lane, start, end);
-        task.name = Some(self.b.sym(trace.str(e.label)));
-        let id = self.b.task(task);
+        let name = self.b.sym(trace.str(e.label));
+        let id = self.b.task(Task::new(uid, kind, role, lane, start, end));
+        self.b.set_name(id, name);
         for t in [start, end].into_iter().flatten() {
             self.window = Some(self.window.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
         }

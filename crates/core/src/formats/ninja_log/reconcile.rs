@@ -96,11 +96,12 @@ pub fn lay_build(b: &mut ModelBuilder, edges: &[Target], outputs: usize, offset:
     for (t, s) in edges.iter().zip(&slot) {
         let kind = b.kind(kind_of(&t.outputs[0]), None);
         let uid = b.sym(&t.outputs[0]);
-        let mut task = Task::new(uid, kind, Role::Work, lanes[*s as usize], Some(ms(t.start)), Some(ms(t.end)));
-        if t.outputs.len() > 1 {
-            task.name = Some(b.sym(&t.outputs.join(", ")));
+        let name = (t.outputs.len() > 1).then(|| b.sym(&t.outputs.join(", ")));
+        let id = b.task(Task::new(uid, kind, Role::Work, lanes[*s as usize], Some(ms(t.start)), Some(ms(t.end))));
+        if let Some(name) = name {
+            b.set_name(id, name);
         }
-        tasks.push(b.task(task));
+        tasks.push(id);
     }
     let first = edges.iter().map(|t| t.start).min().unwrap_or(0);
     let last = edges.iter().map(|t| t.end).max().unwrap_or(0);

@@ -58,9 +58,11 @@ pub fn reconcile(log: &SparkLog, diags: &mut Diagnostics) -> (Model, SparkRun) {
         let lane = b.lane(&format!("stages {}", slot + 1));
         let uid = b.sym(&format!("stage {}.{}", s.stage_id, s.attempt));
         let mut task = Task::new(uid, stage_kind, Role::Work, lane, Some(start), Some(end.max(start)));
-        task.name = Some(b.sym(&stage_label(s.stage_id, s.attempt, &s.name)));
+        let name = b.sym(&stage_label(s.stage_id, s.attempt, &s.name));
         task.failed = s.failure.is_some();
-        model_of.insert(i, b.task(task));
+        let id = b.task(task);
+        b.set_name(id, name);
+        model_of.insert(i, id);
     }
     for &i in &ran {
         let Some(&t) = model_of.get(&i) else { continue };
@@ -177,10 +179,11 @@ fn add_task(b: &mut ModelBuilder, t: &TaskAttempt, lane: LaneId, kind: KindId, t
     if t.attempt > 0 {
         let _ = write!(text, " (attempt {})", t.attempt);
     }
-    task.name = Some(b.sym(text));
+    let name = b.sym(text);
     task.failed = t.finish.is_some() && !t.succeeded();
     let written = t.metrics.shuffle_write_bytes.saturating_add(t.metrics.output_bytes);
     let id = b.task(task);
+    b.set_name(id, name);
     if let Some(bytes) = u64::try_from(written).ok().filter(|&w| w > 0) {
         b.payload_mut(id).bytes = Some(bytes);
     }

@@ -235,7 +235,7 @@ impl<'a> YaReport<'a> {
         match t.role {
             Role::Work => json!({
                 "type": type_name(self.model, id, true), "elapsed": elapsed, "start_ts": start, "end_ts": end,
-                "text": t.name.map(|s| self.model.str(s)), "platform": self.model.meta(id).and_then(|m| m.platform.as_deref()),
+                "text": self.model.name(id).map(|s| self.model.str(s)), "platform": self.model.meta(id).and_then(|m| m.platform.as_deref()),
                 "tags": self.model.meta(id).map(|m| &m.tags), "host": self.paths.lane(id), "uid": self.model.uid(id),
             }),
             Role::Transfer => {

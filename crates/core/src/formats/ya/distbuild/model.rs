@@ -112,9 +112,8 @@ fn join_graph<'g>(
             builder.kind(n.kind().map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color().map_or("red", |c| g.str(c))))
         });
         let name = builder.sym(g.description(n));
-        let t = builder.get_mut(r.task);
-        t.kind = kind;
-        t.name = Some(name);
+        builder.get_mut(r.task).kind = kind;
+        builder.set_name(r.task, name);
         builder.set_meta(r.task, g.meta(n).clone());
     }
     (nodes, run_of_graph_str)

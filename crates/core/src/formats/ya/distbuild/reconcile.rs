@@ -503,10 +503,8 @@ impl Reconciler {
                         let uid = self.log.builder.sym(kind);
                         let name =
                             self.log.builder.sym(&format!("[{PREPARE_PREFIX}{kind}] {}", self.log.hosts.name(host)));
-                        let id = self
-                            .log
-                            .builder
-                            .task(Task { name: Some(name), ..Task::new(uid, k, Role::Setup, lane, None, None) });
+                        let id = self.log.builder.task(Task::new(uid, k, Role::Setup, lane, None, None));
+                        self.log.builder.set_name(id, name);
                         prepare_of.insert((kind.clone(), host), id);
                         self.log.prepares.push(id);
                         id

@@ -5,7 +5,7 @@
 use super::Evlog;
 use crate::formats::ya::graph::BuildGraph;
 use crate::hash::FastMap;
-use crate::model::{Model, ModelBuilder, Role, Task, TaskId, TaskMeta, NANOS_PER_MS};
+use crate::model::{Model, ModelBuilder, Role, Sym, Task, TaskId, TaskMeta, NANOS_PER_MS};
 use std::sync::Arc;
 
 /// The lane of the build's stages.
@@ -15,7 +15,7 @@ pub(crate) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     let mut b = ModelBuilder::new();
     // ya keys run tasks by uid; a later entry of the same uid overwrites the times.
     let mut run_of_uid: FastMap<&str, TaskId> = FastMap::default();
-    let mut tasks: Vec<(Task, Option<Arc<TaskMeta>>)> = Vec::new();
+    let mut tasks: Vec<(Task, Option<Sym>, Option<Arc<TaskMeta>>)> = Vec::new();
     for n in &log.nodes {
         let node = graph.and_then(|g| Some((g, g.node(&n.uid)?)));
         let kind_name = node.and_then(|(g, x)| x.kind().map(|k| g.str(k))).unwrap_or(&n.kind);
@@ -24,11 +24,10 @@ pub(crate) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
         let uid = b.sym(&n.uid);
         let name = node.map(|(g, x)| b.sym(g.description(x)));
         let task = Task {
-            name,
             cached: n.restored,
             ..Task::new(uid, kind, Role::Work, lane, Some(n.start * NANOS_PER_MS), Some(n.end * NANOS_PER_MS))
         };
-        let task = (task, node.map(|(g, x)| g.meta(x).clone()));
+        let task = (task, name, node.map(|(g, x)| g.meta(x).clone()));
         match run_of_uid.get(n.uid.as_str()) {
             Some(&id) => tasks[id.index()] = task,
             None => {
@@ -39,10 +38,13 @@ pub(crate) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
     }
     let window = tasks
         .iter()
-        .filter_map(|(t, _)| Some((t.start.get()?, t.end.get()?)))
+        .filter_map(|(t, ..)| Some((t.start.get()?, t.end.get()?)))
         .fold(None, |w: Option<(i64, i64)>, (s, e)| Some(w.map_or((s, e), |(a, z)| (a.min(s), z.max(e)))));
-    for (t, meta) in tasks {
+    for (t, name, meta) in tasks {
         let id = b.task(t);
+        if let Some(name) = name {
+            b.set_name(id, name);
+        }
         if let Some(meta) = meta {
             b.set_meta(id, meta);
         }
