@@ -3,9 +3,9 @@
 //! id rather than in each.
 //!
 //! A scheduler-heavy GHC eventlog's five million tasks have none of it, and
-//! fields for it in every task took 24 of each task's 56 bytes. Here a model whose tasks
-//! have none holds nothing; once one has a value, every task up to it has
-//! a slot (the default: none), in chunks that never move. A distbuild log,
+//! fields for it in every task took 24 of each task's 56 bytes. Here a
+//! model whose tasks have none holds nothing; once one has a value, every
+//! task up to it has a slot (the default: none), in chunks that never move. A distbuild log,
 //! where nearly every task has bytes, pays one slot a task and no more: a
 //! sorted list and a map for values set out of order cost it 200 MB more
 //! at their peak in the tab for a 1 GB log, and 15 % of its time.
