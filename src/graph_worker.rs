@@ -131,7 +131,7 @@ impl SideRead {
             Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                 let data = e.data();
                 let json = json_of(&data);
-                let response = serde_json::from_str::<Response>(&json);
+                let response = Response::from_json(&json);
                 if let Ok(Response::Failed { .. }) = response {
                     // Its panic hook's report: the worker is of no more use.
                     let _ = resolve.call1(&JsValue::NULL, &message(&SideMessage::Stopped.to_json()));

@@ -2,7 +2,7 @@
 //! this and dispatch [`Action`]s; the worker's messages arrive as actions too.
 
 use crate::export_protocol::{ExportFile, ExportResponse};
-use crate::protocol::{CompareSettings, Progress, Response, RunId, Source, COMPARE_FIRST_ROWS};
+use crate::protocol::{CompareSettings, Finished, Progress, Response, RunId, Source, COMPARE_FIRST_ROWS};
 use crate::shared::Shared;
 use crate::shown::Shown;
 use crate::sql_state::{SqlAction, SqlState};
@@ -350,7 +350,7 @@ impl Reducible for AppState {
                         *progress = Some(p);
                     }
                 }
-                Response::Done { run, summary, view, bars, elapsed_ms, memory_bytes } if run == self.run => {
+                Response::Done(Finished { run, summary, view, bars, elapsed_ms, memory_bytes }) if run == self.run => {
                     let names = match &self.phase {
                         Phase::Reading { names, .. } => names.clone(),
                         _ => Vec::new(),
@@ -601,14 +601,14 @@ mod tests {
         );
         reduce(
             s,
-            Action::Worker(Response::Done {
+            Action::Worker(Response::Done(Finished {
                 run: 1,
                 summary,
                 view: Some(Arc::new(view)),
                 bars: Vec::new(),
                 elapsed_ms: 1.0,
                 memory_bytes: 0,
-            }),
+            })),
         )
     }
 

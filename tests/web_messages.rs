@@ -6,7 +6,9 @@
 //! `MessageChannel` (a structured clone, as between the worker and the
 //! page), decode in the page:
 //!
-//! - as today: a JSON string (serde_json both sides);
+//! - as a JSON string (serde_json both sides), decoded as any message;
+//! - as today: the same string, decoded by `Response::from_json`, which
+//!   reads a `Done` straight into its fields;
 //! - as `serde-wasm-bindgen` values (a JS object graph both sides; times,
 //!   ns since the epoch, as BigInts, since they pass 2^53).
 //!
@@ -17,7 +19,7 @@
 
 use js_sys::Promise;
 use longpole::finished::conclude;
-use longpole::protocol::Response;
+use longpole::protocol::{Finished, Response};
 use longpole_core::ingest::read_bytes;
 use longpole_distbuild_sim::{graph, simulate, write_graph_json, Config};
 use serde::Serialize;
@@ -70,7 +72,7 @@ async fn a_finished_runs_message_as_json_and_as_js_values() {
     let inputs =
         vec![read_bytes("build.log", &log, 1 << 20).unwrap(), read_bytes("graph.json", &graph_json, 1 << 20).unwrap()];
     let (done, _) = conclude(1, longpole_core::reconcile(inputs), 0.0, 0);
-    let Response::Done { view, bars, .. } = &done else { panic!("not a finished run") };
+    let Response::Done(Finished { view, bars, .. }) = &done else { panic!("not a finished run") };
     let json_len = serde_json::to_string(&done).unwrap().len();
     console_log!(
         "input: {} MB of log, {} MB of graph.json; the Done message: {} KB of JSON, {} path tasks, {} rows of bars",
@@ -81,13 +83,20 @@ async fn a_finished_runs_message_as_json_and_as_js_values() {
         bars.len()
     );
     let values_out = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-    let (mut json, mut values) = (Vec::new(), Vec::new());
+    let (mut json, mut direct, mut values) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
         let t = now();
         let sent = JsValue::from_str(&serde_json::to_string(&done).unwrap());
         let got = posted(&sent).await;
         let back: Response = serde_json::from_str(&got.as_string().unwrap()).unwrap();
         json.push(now() - t);
+        assert_eq!(back, done);
+
+        let t = now();
+        let sent = JsValue::from_str(&done.to_json().unwrap());
+        let got = posted(&sent).await;
+        let back = Response::from_json(&got.as_string().unwrap()).unwrap();
+        direct.push(now() - t);
         assert_eq!(back, done);
 
         let t = now();
@@ -99,8 +108,9 @@ async fn a_finished_runs_message_as_json_and_as_js_values() {
         assert_eq!(back, done);
     }
     console_log!(
-        "JSON string: {}; serde-wasm-bindgen values: {} ({RUNS} runs each, interleaved)",
+        "JSON string: {}; the same, Response::from_json: {}; serde-wasm-bindgen values: {} ({RUNS} runs each, interleaved)",
         spread(&mut json),
+        spread(&mut direct),
         spread(&mut values)
     );
 }

@@ -106,12 +106,12 @@ pub fn use_analysis_worker(dispatch: Callback<Action>) -> AnalysisWorker {
             let on_json: Rc<dyn Fn(String)> = {
                 let (dispatch, link, tables) = (dispatch.clone(), link.clone(), tables.clone());
                 Rc::new(move |json: String| {
-                    match serde_json::from_str::<Response>(&json) {
+                    match Response::from_json(&json) {
                         Ok(Response::Ready) => link.borrow_mut().ready(),
                         Ok(Response::WarmedUp { json }) => {
                             // Decoded to warm the decoder up, then dropped; a
                             // result that does not decode is a bug to report.
-                            if let Err(e) = serde_json::from_str::<Response>(&json) {
+                            if let Err(e) = Response::from_json(&json) {
                                 dispatch.emit(Action::Failed(format!(
                                     "longpole could not read its worker's warm-up result ({e}); please report this"
                                 )));

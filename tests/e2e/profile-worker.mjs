@@ -3,7 +3,7 @@
 // Prints the functions with the most samples and, per STEP ms (default 250),
 // the worker's busiest functions: when it reads, reconciles, lays out, and
 // when it waits ("(idle)"). Writes the whole profile to /tmp/worker.cpuprofile
-// (DevTools' Performance panel opens it).
+// (DevTools' Performance panel opens it; TARGET=page: /tmp/page.cpuprofile).
 //
 // The release bundle keeps no function names. For names, build the worker
 // without wasm-opt and put it in a copy of dist/, served in its place:
@@ -18,6 +18,11 @@
 //
 // (Node 20 needs the flag for its WebSocket.) Sampling slows the worker a
 // little; time to the chart comes from measure-big-file.mjs, not from here.
+//
+// TARGET=page profiles the page's main thread instead (where the result is
+// drawn); its names come from the app built the same way (`--bin app`,
+// `wasm-bindgen --target web --out-name app`), copied over dist's
+// app-*.js and app-*_bg.wasm.
 
 import { writeFileSync } from 'node:fs';
 
@@ -56,8 +61,9 @@ const send = (method, params = {}, sessionId = undefined) =>
   });
 
 const { targetInfos } = (await send('Target.getTargets')).result;
-const worker = targetInfos.find((t) => t.type === 'worker' && t.url.endsWith('worker_loader.js'));
-if (!worker) throw new Error(`no analysis worker among ${targetInfos.map((t) => t.url).join(', ')}`);
+const onPage = process.env.TARGET === 'page';
+const worker = targetInfos.find((t) => (onPage ? t.type === 'page' : t.type === 'worker' && t.url.endsWith('worker_loader.js')));
+if (!worker) throw new Error(`no ${onPage ? 'page' : 'analysis worker'} among ${targetInfos.map((t) => t.url).join(', ')}`);
 const session = (await send('Target.attachToTarget', { targetId: worker.targetId, flatten: true })).result.sessionId;
 await send('Profiler.enable', {}, session);
 await send('Profiler.setSamplingInterval', { interval: 500 }, session);
@@ -68,7 +74,7 @@ await page.getByTestId('file-input').setInputFiles(paths);
 await page.getByTestId('analysis-ready').waitFor({ timeout: 600_000 });
 console.log(`analysis-ready after ${((Date.now() - began) / 1000).toFixed(2)} s (profiled)`);
 const profile = (await send('Profiler.stop', {}, session)).result.profile;
-writeFileSync('/tmp/worker.cpuprofile', JSON.stringify(profile));
+writeFileSync(onPage ? '/tmp/page.cpuprofile' : '/tmp/worker.cpuprofile', JSON.stringify(profile));
 ws.close();
 await app.close();
 

@@ -1,7 +1,7 @@
 //! What is kept of a finished run to answer the views' questions
 //! ([`Loaded`]), and what it first sends the page ([`Loaded::done`]).
 
-use crate::protocol::{first_bars, Response, RunId};
+use crate::protocol::{first_bars, Finished, Response, RunId};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::view::what_if::WhatIfs;
 use longpole_core::view::RunView;
@@ -47,14 +47,14 @@ impl Loaded {
             (Some(d), Some((viewport, lanes))) => self.index.bars(&d.model, viewport, lanes),
             _ => Vec::new(),
         };
-        Response::Done {
+        Response::Done(Finished {
             run: self.run,
             summary: Summary::of(&self.analysis),
             view: self.view.clone(),
             bars,
             elapsed_ms,
             memory_bytes,
-        }
+        })
     }
 
     /// The first dataset's prepared replay, if it records dependencies.

@@ -347,22 +347,7 @@ pub enum Response {
     /// A run moved on.
     Progress(Progress),
     /// A run finished.
-    Done {
-        /// The run.
-        run: RunId,
-        /// What was found.
-        summary: Summary,
-        /// What the views show of the first run, when there is one.
-        /// Shared with the worker's copy ([`crate::Loaded`]): sending it
-        /// makes no second one (a scheduler-heavy GHC log's view is tens of MB).
-        view: Option<Arc<RunView>>,
-        /// The timeline's bars for its first render ([`first_bars`]).
-        bars: Vec<RowBars>,
-        /// Milliseconds from the request to the result.
-        elapsed_ms: f64,
-        /// The worker's WebAssembly memory after the analysis, bytes.
-        memory_bytes: u64,
-    },
+    Done(Finished),
     /// Bars for a viewport.
     Bars {
         /// The run.
@@ -570,6 +555,25 @@ impl Request {
     }
 }
 
+/// A finished run, as [`Response::Done`] sends it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finished {
+    /// The run.
+    pub run: RunId,
+    /// What was found.
+    pub summary: Summary,
+    /// What the views show of the first run, when there is one.
+    /// Shared with the worker's copy ([`crate::Loaded`]): sending it
+    /// makes no second one (a scheduler-heavy GHC log's view is tens of MB).
+    pub view: Option<Arc<RunView>>,
+    /// The timeline's bars for its first render ([`first_bars`]).
+    pub bars: Vec<RowBars>,
+    /// Milliseconds from the request to the result.
+    pub elapsed_ms: f64,
+    /// The worker's WebAssembly memory after the analysis, bytes.
+    pub memory_bytes: u64,
+}
+
 impl Response {
     /// Encodes for `postMessage`.
     pub fn to_json(&self) -> Result<String, EncodeError> {
@@ -582,12 +586,25 @@ impl Response {
         })
     }
 
+    /// Decodes a message of [`Response::to_json`]'s. A tagged enum is read
+    /// by buffering the whole message before its variant's fields are
+    /// decoded; a finished run's message, megabytes for a big run, is
+    /// decoded straight into its fields when its tag comes first (as
+    /// `to_json` writes it), which takes a third less of the page's time.
+    pub fn from_json(json: &str) -> serde_json::Result<Response> {
+        if json.starts_with(r#"{"type":"Done","#) {
+            // Its tag is another field to the struct, and is passed over.
+            return serde_json::from_str(json).map(Response::Done);
+        }
+        serde_json::from_str(json)
+    }
+
     /// The run the response belongs to; none for the worker's own messages.
     pub fn run(&self) -> Option<RunId> {
         match self {
             Response::Ready | Response::WarmedUp { .. } => None,
             Response::Progress(p) => Some(p.run),
-            Response::Done { run, .. }
+            Response::Done(Finished { run, .. })
             | Response::Bars { run, .. }
             | Response::Details { run, .. }
             | Response::Located { run, .. }
@@ -639,12 +656,43 @@ mod tests {
             longpole_core::ingest::read_bytes("x.log", b"1000 prepare_start  7\n1500 resources_prepared  7\n", 7)
                 .unwrap();
         let summary = Summary::of(&longpole_core::reconcile(vec![input]));
-        let done = Response::Done { run: 3, summary, view: None, bars: Vec::new(), elapsed_ms: 1.0, memory_bytes: 0 };
+        let done = Response::Done(Finished {
+            run: 3,
+            summary,
+            view: None,
+            bars: Vec::new(),
+            elapsed_ms: 1.0,
+            memory_bytes: 0,
+        });
         assert_eq!(serde_json::from_str::<Response>(&done.to_json().unwrap()).unwrap(), done);
+        assert_eq!(Response::from_json(&done.to_json().unwrap()).unwrap(), done);
         // The warm-up wraps a result in a message of its own: it must encode
         // too (as a tuple variant it did not, and the idle page said so).
         let warmed = Response::WarmedUp { json: done.to_json().unwrap() };
         assert_eq!(serde_json::from_str::<Response>(&warmed.to_json().unwrap()).unwrap(), warmed);
+    }
+
+    #[test]
+    fn a_finished_run_decodes_straight_into_its_fields_as_any_message_would() {
+        let log =
+            b"1000 prepare_start  7\n1500 resources_prepared  7\n2000 run_started t1 7 cpp\n2600 run_finished t1 7 0\n";
+        let run = longpole_core::reconcile(vec![longpole_core::ingest::read_bytes("x.log", log, 7).unwrap()]);
+        let done = crate::Loaded::of(9, run).done(12.5, 1 << 30);
+        let Response::Done(Finished { view: Some(view), bars, .. }) = &done else { panic!("no view: {done:?}") };
+        assert!(!view.critical_path.steps.is_empty() && !bars.is_empty(), "{done:?}");
+        let json = done.to_json().unwrap();
+        assert!(json.starts_with(r#"{"type":"Done","#), "{json}");
+        assert_eq!(Response::from_json(&json).unwrap(), done);
+        assert_eq!(Response::from_json(&json).unwrap(), serde_json::from_str::<Response>(&json).unwrap());
+        // With its tag last, the same message decodes as any other.
+        let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let tag = value.as_object_mut().unwrap().remove("type").unwrap();
+        value.as_object_mut().unwrap().insert("type".into(), tag);
+        let moved = value.to_string();
+        assert!(!moved.starts_with(r#"{"type""#));
+        assert_eq!(Response::from_json(&moved).unwrap(), done);
+        // A message that is not JSON is an error, not a panic.
+        assert!(Response::from_json(r#"{"type":"Done","run":"#).is_err());
     }
 
     /// A map keyed by something other than text cannot be JSON.

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::open::OpenServer;
-use longpole_answer::protocol::{CompareSettings, Export};
+use longpole_answer::protocol::{CompareSettings, Export, Finished};
 use longpole_answer::sink::{Item, Kept};
 use longpole_answer::{Loaded, Session};
 use longpole_core::export::run::Target;
@@ -136,7 +136,8 @@ fn the_socket_answers_what_the_worker_answers_and_ya_computed() {
     let mut socket = page(&s);
     // The page asks for the inputs its link names; the server's files are read.
     let done = ask(&mut socket, &Request::AnalyzeUrls { run: 3, sources: Vec::new(), memory_limit: None });
-    let Ok(Response::Done { run: 3, summary, view: Some(view), bars, .. }) = serde_json::from_str(&done) else {
+    let Ok(Response::Done(Finished { run: 3, summary, view: Some(view), bars, .. })) = serde_json::from_str(&done)
+    else {
         panic!("{done}")
     };
     // ya's own critical path of this log (example.ya-result.txt).
@@ -146,7 +147,7 @@ fn the_socket_answers_what_the_worker_answers_and_ya_computed() {
     assert_eq!(steps, [("prepare", "repository:$(SOURCE_ROOT)"), ("run", "A"), ("copy", "A"), ("run", "C")]);
     // What the worker's code sends of the same file read here.
     let here = Loaded::of(3, analysis("example.log"));
-    let Response::Done { summary: s2, view: v2, bars: b2, .. } = here.done(0.0, 0) else { unreachable!() };
+    let Response::Done(Finished { summary: s2, view: v2, bars: b2, .. }) = here.done(0.0, 0) else { unreachable!() };
     assert_eq!((summary, Some(view), bars), (s2, v2, b2));
     let mut session = Session { loaded: Some(here), compared: None };
     let asked = [
@@ -174,7 +175,7 @@ fn the_socket_answers_what_the_worker_answers_and_ya_computed() {
     assert_eq!(kept.items, [Item::File(3, "example.log.trace.json".into(), "application/json".into(), bytes.to_vec())]);
     // The page loaded again asks under a run of its own: the same run, renumbered.
     let again = ask(&mut socket, &Request::AnalyzeUrls { run: 1, sources: Vec::new(), memory_limit: None });
-    assert!(matches!(serde_json::from_str(&again), Ok(Response::Done { run: 1, .. })), "{again}");
+    assert!(matches!(serde_json::from_str(&again), Ok(Response::Done(Finished { run: 1, .. }))), "{again}");
     // Files the page holds cannot come over the socket: it says so, and the run stays.
     let dropped = ask(&mut socket, &Request::Analyze { run: 2, memory_limit: None });
     assert!(matches!(serde_json::from_str(&dropped), Ok(Response::Failed { run: 2, .. })), "{dropped}");
@@ -258,7 +259,7 @@ fn a_page_waiting_for_a_big_file_hears_how_far_its_reading_has_come() {
             other => break other,
         }
     };
-    assert!(matches!(done, Response::Done { run: 5, .. }), "{done:?}");
+    assert!(matches!(done, Response::Done(Finished { run: 5, .. })), "{done:?}");
     // Read in a debug build, these megabytes take longer than one message's interval.
     assert!(!heard.is_empty(), "no progress while {} bytes were read", log.len());
     for p in &heard {
