@@ -7,6 +7,10 @@
 //! uids take tens of megabytes, not a hundred. With those bits the table
 //! grows without reading a string again: growing by rehashing every string
 //! was a tenth of a 1 GB distbuild log's load in the browser.
+//!
+//! A string that nothing looks up by its text (a build node's description,
+//! read back only by its id) can be kept without a table slot
+//! ([`Interner::push`]): no hashing, no slot, and no search for an equal one.
 
 use crate::hash::hash_bytes;
 use hashbrown::HashTable;
@@ -72,6 +76,17 @@ impl Interner {
         id
     }
 
+    /// Keeps `s` as a string of its own, found by its id only: it is not
+    /// shared with an equal string, and [`Interner::get`] does not find it.
+    /// For the many distinct strings nothing looks up by their text, which
+    /// then cost no hashing and no table slot.
+    pub fn push(&mut self, s: &str) -> u32 {
+        let id = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        id
+    }
+
     /// The id of the string whose bytes are `bytes` and whose
     /// [`hash_bytes`] is `hash`, if it was interned (bytes that are not
     /// UTF-8 never were).
@@ -86,6 +101,13 @@ impl Interner {
         self.text.reserve_exact(bytes);
         self.ends.reserve_exact(count);
         self.ids.reserve(count, |s| spread(s.hash));
+    }
+
+    /// Makes room for `count` more strings of `bytes` bytes in all, exactly,
+    /// kept with [`Interner::push`] (no room in the table).
+    pub fn reserve_pushed(&mut self, bytes: usize, count: usize) {
+        self.text.reserve_exact(bytes);
+        self.ends.reserve_exact(count);
     }
 
     /// The strings one after another, and where each ends (for handing the
@@ -178,6 +200,24 @@ mod tests {
         assert_eq!(i.get_hashed(b"\xff", crate::hash::hash_bytes(b"\xff")), None);
         assert_eq!(i.intern_hashed("uid-c", crate::hash::hash_bytes(b"uid-c")), 5);
         assert_eq!(i.get("uid-c"), Some(5));
+    }
+
+    #[test]
+    fn a_pushed_string_is_its_own_and_found_by_its_id_only() {
+        let mut i = Interner::new();
+        assert_eq!(i.intern("a"), 0);
+        assert_eq!(i.push("a"), 1);
+        assert_eq!(i.push("b"), 2);
+        assert_eq!(i.push("b"), 3);
+        assert_eq!((i.name(1), i.name(2), i.name(3)), ("a", "b", "b"));
+        // Text looks up only what was interned; interning a pushed text adds it.
+        assert_eq!(i.get("a"), Some(0));
+        assert_eq!(i.get("b"), None);
+        assert_eq!(i.intern("b"), 4);
+        assert_eq!(i.get("b"), Some(4));
+        i.reserve_pushed(3, 1);
+        assert_eq!(i.push("ü"), 5);
+        assert_eq!((i.len(), i.name(5), i.name(4)), (6, "ü", "b"));
     }
 
     #[test]

@@ -364,10 +364,19 @@ impl ModelBuilder {
         self.model.strings.get_hashed(bytes, hash).map(Sym)
     }
 
-    /// Makes room for `count` more strings of `bytes` bytes in all (see
-    /// [`Interner::reserve`]).
-    pub fn reserve_strings(&mut self, bytes: usize, count: usize) {
-        self.model.strings.reserve(bytes, count);
+    /// A symbol for `s` that is its own: not shared with an equal string,
+    /// and not found by [`ModelBuilder::find_sym`] ([`Interner::push`]). For
+    /// text only ever read back by its symbol, such as the name of each of
+    /// a million build nodes (nearly all distinct), which then costs no
+    /// hashing and no slot in the table.
+    pub fn own_sym(&mut self, s: &str) -> Sym {
+        Sym(self.model.strings.push(s))
+    }
+
+    /// Makes room for `count` more strings of `bytes` bytes in all, given
+    /// to [`ModelBuilder::own_sym`].
+    pub fn reserve_own_syms(&mut self, bytes: usize, count: usize) {
+        self.model.strings.reserve_pushed(bytes, count);
     }
 
     /// The symbol of `s`, if it is in the table.

@@ -101,9 +101,11 @@ fn join_graph<'g>(
         })
         .collect();
     drop(graph_str_of_sym);
-    // Descriptions are nearly all distinct: room for them at once, not by doubling.
+    // Descriptions are nearly all distinct, and only read back by their
+    // symbols: each is a string of its own (no hashing, no table slot),
+    // with room for them all at once, not by doubling.
     let (bytes, count) = nodes.iter().flatten().fold((0, 0), |(b, c), n| (b + g.description(n).len(), c + 1));
-    builder.reserve_strings(bytes, count);
+    builder.reserve_own_syms(bytes, count);
     // A type's colour is set by its first node, so each type is looked up once.
     let mut kind_of: FastMap<Option<u32>, KindId> = FastMap::default();
     for (r, n) in runs.iter().zip(&nodes) {
@@ -111,7 +113,7 @@ fn join_graph<'g>(
         let kind = *kind_of.entry(n.kind()).or_insert_with(|| {
             builder.kind(n.kind().map_or(UNKNOWN_KIND, |k| g.str(k)), Some(n.color().map_or("red", |c| g.str(c))))
         });
-        let name = builder.sym(g.description(n));
+        let name = builder.own_sym(g.description(n));
         builder.get_mut(r.task).kind = kind;
         builder.set_name(r.task, name);
         builder.set_meta(r.task, g.meta(n).clone());
