@@ -99,3 +99,36 @@ async fn a_url_that_cannot_be_fetched_is_named() {
     let Err(e) = longpole::url_read::open(&source(url, None)).await else { panic!("port 9 answered") };
     assert!(e.to_string().starts_with("http://127.0.0.1:9/nothing.log: could not be fetched ("), "{e}");
 }
+
+/// The page's build finds a byte 16 at a time with WebAssembly's SIMD (the
+/// native build's tests check the 8-byte word): every place in random
+/// bytes, as a plain search finds them, at lengths across several blocks.
+#[wasm_bindgen_test]
+fn byte_places_with_simd_are_a_plain_searchs() {
+    let mut state = 0x9e37_79b9u32;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        state
+    };
+    for byte in [b' ', 0x00, 0x80, 0xff] {
+        let near = [byte, byte ^ 1, byte ^ 0x80, b'x'];
+        for len in 0..70 {
+            let bytes: Vec<u8> = (0..len).map(|_| near[next() as usize % near.len()]).collect();
+            let mut found = Vec::new();
+            longpole_core::byte_places::each_place(&bytes, byte, |at| {
+                found.push(at);
+                true
+            });
+            let plain: Vec<usize> = bytes.iter().enumerate().filter(|&(_, &b)| b == byte).map(|(i, _)| i).collect();
+            assert_eq!(found, plain, "{byte:#x} in {bytes:?}");
+            let mut stopped = 0;
+            longpole_core::byte_places::each_place(&bytes, byte, |_| {
+                stopped += 1;
+                false
+            });
+            assert_eq!(stopped, plain.len().min(1), "stops when told");
+        }
+    }
+}

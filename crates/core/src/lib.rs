@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod byte_places;
 pub mod chunk_list;
 pub mod compare;
 pub mod decompress;

@@ -19,6 +19,7 @@ const FLOORS: &[&str] = &["ground", "model", "analysis", "compare", "layout", "o
 /// Top-level modules and the floor each is on (a format's folder under
 /// `formats/` is on the formats floor, with its format: [`format_of`]).
 const MODULES: &[(&str, &str)] = &[
+    ("byte_places", "ground"),
     ("chunk_list", "ground"),
     ("decompress", "ground"),
     ("diagnostics", "ground"),

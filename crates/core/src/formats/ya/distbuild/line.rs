@@ -4,6 +4,8 @@
 //! single space separates two fields, so two spaces in a row hold an empty
 //! field. Whitespace is never collapsed.
 
+use crate::byte_places::each_place;
+
 /// No known event has more than 7 fields; a few more are counted so that
 /// a longer line is still read (its extra fields are ignored).
 pub(super) const MAX_FIELDS: usize = 10;
@@ -25,7 +27,7 @@ impl Fields {
         let end = line.iter().rposition(|b| !is_python_space(*b)).map_or(0, |i| i + 1);
         let mut fields = Fields { ends: [0; KEPT], len: 0 };
         if end > 0 {
-            each_space(&line[..end], |space| {
+            each_place(&line[..end], b' ', |space| {
                 if usize::from(fields.len) == MAX_FIELDS - 1 {
                     return false;
                 }
@@ -57,36 +59,6 @@ impl Fields {
         }
         let from = if i == 0 { 0 } else { self.ends.get(i - 1)? + 1 };
         line.get(from..*self.ends.get(i)?)
-    }
-}
-
-/// Calls `each` with the place of every space in `bytes`, in order, while
-/// it returns true. Eight bytes at a time in one machine word: a line has
-/// a handful of fields, and a search call per field (memchr's) cost more
-/// than the search, most of all in WebAssembly.
-fn each_space(bytes: &[u8], mut each: impl FnMut(usize) -> bool) {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const SPACES: u64 = 0x2020_2020_2020_2020;
-    let mut words = bytes.chunks_exact(8);
-    let mut at = 0;
-    for word in &mut words {
-        let x = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]) ^ SPACES;
-        // A byte's top bit is set here exactly when the byte was not a
-        // space (no carry crosses bytes: 0x7f + 0x7f < 0x100).
-        let other = ((x & LOW7) + LOW7) | x;
-        let mut spaces = !other & !LOW7;
-        while spaces != 0 {
-            if !each(at + (spaces.trailing_zeros() / 8) as usize) {
-                return;
-            }
-            spaces &= spaces - 1;
-        }
-        at += 8;
-    }
-    for (i, _) in words.remainder().iter().enumerate().filter(|(_, &b)| b == b' ') {
-        if !each(at + i) {
-            return;
-        }
     }
 }
 
@@ -143,38 +115,6 @@ mod tests {
         let long = "0 1 2 3 4 5 6 7 8 9 10 11";
         assert_eq!(Fields::split(long.as_bytes()).len(), MAX_FIELDS);
         assert_eq!(fields(&long[..13]), ["0", "1", "2", "3", "4", "5", "6"]);
-    }
-
-    #[test]
-    fn finds_every_space_as_a_plain_search_does() {
-        // Spaces at every place of a word, bytes with the top bit set and
-        // bytes one off a space (0x1f, 0x21, 0xa0), lengths around 8 and 16.
-        let alphabet = [b' ', b'a', 0x1f, 0x21, 0xa0, 0xff, 0x00, b'\t'];
-        let mut seed = 7u32;
-        for len in 0..40 {
-            for _ in 0..50 {
-                let bytes: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                        alphabet[(seed >> 16) as usize % alphabet.len()]
-                    })
-                    .collect();
-                let want: Vec<usize> = (0..len).filter(|&i| bytes[i] == b' ').collect();
-                let mut got = Vec::new();
-                each_space(&bytes, |i| {
-                    got.push(i);
-                    true
-                });
-                assert_eq!(got, want, "{bytes:?}");
-                // Stopping after the first.
-                let mut first = Vec::new();
-                each_space(&bytes, |i| {
-                    first.push(i);
-                    false
-                });
-                assert_eq!(first, want.first().copied().into_iter().collect::<Vec<_>>());
-            }
-        }
     }
 
     #[test]
