@@ -590,7 +590,8 @@ impl Response {
     /// by buffering the whole message before its variant's fields are
     /// decoded; a finished run's message, megabytes for a big run, is
     /// decoded straight into its fields when its tag comes first (as
-    /// `to_json` writes it), which takes a third less of the page's time.
+    /// `to_json` writes it): a 1.6 MB one crosses from the worker in 13 ms
+    /// instead of 16 ms (`tests/web_messages.rs`).
     pub fn from_json(json: &str) -> serde_json::Result<Response> {
         if json.starts_with(r#"{"type":"Done","#) {
             // Its tag is another field to the struct, and is passed over.

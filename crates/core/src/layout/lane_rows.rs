@@ -82,7 +82,9 @@ pub(super) fn lane_rows(
     // Lane after lane in one list each: the task ids of the lanes that come
     // sorted, and the keys of the others, made as the tasks are read in
     // order. A lane's keys made from its ids later read the tasks at
-    // random, and that was half of the time for a million-task build.
+    // random: 45 % of the samples for a 1 GB build log's tasks, whose
+    // hosts' tasks overlap. All the keys are held at once (32 bytes a task
+    // of such lanes), below the reading's peak.
     let (mut id_starts, mut key_starts) = (Vec::with_capacity(lanes + 1), Vec::with_capacity(lanes + 1));
     let (mut ids_len, mut keys_len) = (0, 0);
     for (&n, &in_order) in counts.iter().zip(&sorted) {
