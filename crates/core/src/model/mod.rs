@@ -473,6 +473,16 @@ impl ModelBuilder {
         &self.model.tasks[id.index()]
     }
 
+    /// Adds a task with its name beyond the uid, if it has one
+    /// ([`ModelBuilder::task`], then [`ModelBuilder::set_name`]).
+    pub fn named_task(&mut self, task: Task, name: Option<Sym>) -> TaskId {
+        let id = self.task(task);
+        if let Some(name) = name {
+            self.set_name(id, name);
+        }
+        id
+    }
+
     /// A task added so far, to change.
     pub fn get_mut(&mut self, id: TaskId) -> &mut Task {
         self.model.tasks.get_mut(id.index()).expect("a task id from this builder")

@@ -41,8 +41,7 @@ pub fn reconcile(results: &RunResults, manifest: Option<&Manifest>, diags: &mut 
             let mut task = Task::new(uid, kind, Role::Work, lane, Some(s.start), Some(s.end));
             let name = b.sym(&format!("{} · {}", r.unique_id, s.name));
             task.failed = failed;
-            let id = b.task(task);
-            b.set_name(id, name);
+            let id = b.named_task(task, Some(name));
             if i > 0 {
                 b.depends(id, TaskId(id.0 - 1));
             }

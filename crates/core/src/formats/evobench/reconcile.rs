@@ -50,8 +50,7 @@ pub fn reconcile(mut log: Log) -> (Model, EvobenchRun) {
             Label::Probe(_) | Label::KeyValue(..) => kinds[2],
         };
         let Some(&lane) = lanes.get(s.thread as usize) else { continue };
-        let id = b.task(Task::new(uid, kind, Role::Work, lane, Some(at(s.start)), Some(at(s.end))));
-        b.set_name(id, name);
+        b.named_task(Task::new(uid, kind, Role::Work, lane, Some(at(s.start)), Some(at(s.end))), Some(name));
     }
     if let (Some(first), Some(last)) = (log.spans.iter().map(|s| s.start).min(), log.spans.iter().map(|s| s.end).max())
     {

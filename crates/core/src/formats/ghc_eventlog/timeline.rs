@@ -290,10 +290,7 @@ fn close_run(
         let name = s.label.as_ref().map(|l| b.sym(&format!("thread {id} ({l})")));
         (b.sym(&format!("thread {id}")), name)
     });
-    let task = b.task(Task::new(uid, kinds.thread, Role::Work, lane, Some(since), Some(until.max(since))));
-    if let Some(name) = name {
-        b.set_name(task, name);
-    }
+    b.named_task(Task::new(uid, kinds.thread, Role::Work, lane, Some(since), Some(until.max(since))), name);
 }
 
 fn add_gc(

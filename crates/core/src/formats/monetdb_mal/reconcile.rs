@@ -408,8 +408,7 @@ impl Replay {
         let kind = self.b.kind(&kind, None);
         let uid = self.b.sym(&uid);
         let name = self.b.sym(trace.str(e.label));
-        let id = self.b.task(Task::new(uid, kind, role, lane, start, end));
-        self.b.set_name(id, name);
+        let id = self.b.named_task(Task::new(uid, kind, role, lane, start, end), Some(name));
         for t in [start, end].into_iter().flatten() {
             self.window = Some(self.window.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
         }

@@ -97,11 +97,10 @@ pub fn lay_build(b: &mut ModelBuilder, edges: &[Target], outputs: usize, offset:
         let kind = b.kind(kind_of(&t.outputs[0]), None);
         let uid = b.sym(&t.outputs[0]);
         let name = (t.outputs.len() > 1).then(|| b.sym(&t.outputs.join(", ")));
-        let id = b.task(Task::new(uid, kind, Role::Work, lanes[*s as usize], Some(ms(t.start)), Some(ms(t.end))));
-        if let Some(name) = name {
-            b.set_name(id, name);
-        }
-        tasks.push(id);
+        tasks.push(b.named_task(
+            Task::new(uid, kind, Role::Work, lanes[*s as usize], Some(ms(t.start)), Some(ms(t.end))),
+            name,
+        ));
     }
     let first = edges.iter().map(|t| t.start).min().unwrap_or(0);
     let last = edges.iter().map(|t| t.end).max().unwrap_or(0);

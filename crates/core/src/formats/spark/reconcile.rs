@@ -60,9 +60,7 @@ pub fn reconcile(log: &SparkLog, diags: &mut Diagnostics) -> (Model, SparkRun) {
         let mut task = Task::new(uid, stage_kind, Role::Work, lane, Some(start), Some(end.max(start)));
         let name = b.sym(&stage_label(s.stage_id, s.attempt, &s.name));
         task.failed = s.failure.is_some();
-        let id = b.task(task);
-        b.set_name(id, name);
-        model_of.insert(i, id);
+        model_of.insert(i, b.named_task(task, Some(name)));
     }
     for &i in &ran {
         let Some(&t) = model_of.get(&i) else { continue };
@@ -182,8 +180,7 @@ fn add_task(b: &mut ModelBuilder, t: &TaskAttempt, lane: LaneId, kind: KindId, t
     let name = b.sym(text);
     task.failed = t.finish.is_some() && !t.succeeded();
     let written = t.metrics.shuffle_write_bytes.saturating_add(t.metrics.output_bytes);
-    let id = b.task(task);
-    b.set_name(id, name);
+    let id = b.named_task(task, Some(name));
     if let Some(bytes) = u64::try_from(written).ok().filter(|&w| w > 0) {
         b.payload_mut(id).bytes = Some(bytes);
     }

@@ -401,8 +401,7 @@ fn node_tasks(b: &mut ModelBuilder, run: &StarRocksRun, edges: &[(usize, usize)]
         let kind = b.kind(node.plan_name.as_deref().unwrap_or(&node.name), None);
         let title = node.title();
         let uid = b.sym(&title);
-        let id = b.task(Task::new(uid, kind, Role::Work, lane, None, Some(node.times.total.max(0))));
-        b.set_name(id, uid);
+        b.named_task(Task::new(uid, kind, Role::Work, lane, None, Some(node.times.total.max(0))), Some(uid));
     }
     for &(task, dep) in edges {
         b.depends(TaskId(task as u32), TaskId(dep as u32));

@@ -503,8 +503,8 @@ impl Reconciler {
                         let uid = self.log.builder.sym(kind);
                         let name =
                             self.log.builder.sym(&format!("[{PREPARE_PREFIX}{kind}] {}", self.log.hosts.name(host)));
-                        let id = self.log.builder.task(Task::new(uid, k, Role::Setup, lane, None, None));
-                        self.log.builder.set_name(id, name);
+                        let id =
+                            self.log.builder.named_task(Task::new(uid, k, Role::Setup, lane, None, None), Some(name));
                         prepare_of.insert((kind.clone(), host), id);
                         self.log.prepares.push(id);
                         id

@@ -41,10 +41,7 @@ pub(crate) fn model(log: &Evlog, graph: Option<&BuildGraph>) -> Model {
         .filter_map(|(t, ..)| Some((t.start.get()?, t.end.get()?)))
         .fold(None, |w: Option<(i64, i64)>, (s, e)| Some(w.map_or((s, e), |(a, z)| (a.min(s), z.max(e)))));
     for (t, name, meta) in tasks {
-        let id = b.task(t);
-        if let Some(name) = name {
-            b.set_name(id, name);
-        }
+        let id = b.named_task(t, name);
         if let Some(meta) = meta {
             b.set_meta(id, meta);
         }
