@@ -67,9 +67,13 @@ function assertClose(actual, expected, path = '') {
   }
 }
 
-/** Waits until the compare screen names `text` among its sides' runs. */
-async function sidesName(page, text) {
-  await page.waitForFunction((t) => document.querySelector('[data-testid="compare-side-names"]')?.textContent.includes(t), text);
+/**
+ * Waits until the compare screen's sides are exactly `a` and `b` (a run's
+ * name each): a name that is only among a side's several runs does not count.
+ */
+async function sidesName(page, a, b) {
+  const want = `A (before): ${a}B (after): ${b}`;
+  await page.waitForFunction((w) => document.querySelector('[data-testid="compare-side-names"]')?.textContent === w, want);
 }
 
 /** The number in a test id's `data-ms` (or another data attribute). */
@@ -343,7 +347,7 @@ test('kati build 2 against build 3 through "Compare with…" and a pick of runs'
     await app.page.getByTestId('compare-pick-a').selectOption('2');
     await app.page.getByTestId('compare-pick-b').selectOption('3');
     await app.page.getByTestId('compare-apply').click();
-    await sidesName(app.page, 'kati-v5.ninja_log#3');
+    await sidesName(app.page, 'kati-v5.ninja_log#2', 'kati-v5.ninja_log#3');
     await checkAgainst(app.page, cli);
     // A threshold that is not a number is refused in place.
     await app.page.getByTestId('compare-min-relative').fill('lots');
@@ -352,7 +356,7 @@ test('kati build 2 against build 3 through "Compare with…" and a pick of runs'
     await app.page.getByTestId('compare-pick-b').selectOption('1');
     await app.page.getByTestId('compare-min-relative').fill('5');
     await app.page.getByTestId('compare-apply').click();
-    await sidesName(app.page, 'kati-v5.ninja_log#1');
+    await sidesName(app.page, 'kati-v5.ninja_log#2', 'kati-v5.ninja_log#1');
     assert.equal(await app.page.getByTestId('compare-refused').count(), 0);
     assert.deepEqual(app.errors, []);
   } finally {
