@@ -58,28 +58,40 @@ pub struct Replay {
 /// Not a position (a task of the model outside the replay).
 const NONE: u32 = u32::MAX;
 
+/// The tasks of `tasks` a replay schedules (not phases; each with a start
+/// and an end), once each, as (start, task) sorted: the order of the run,
+/// which a topological order follows where it can (a dependency nearly
+/// always started first).
+pub fn by_start(model: &Model, tasks: &[TaskId]) -> Vec<(Nanos, TaskId)> {
+    let mut by_start: Vec<(Nanos, TaskId)> = tasks
+        .iter()
+        .filter_map(|&id| {
+            let t = model.task(id);
+            (t.role != Role::Phase && t.duration().is_some()).then(|| (t.start.get().unwrap_or(0), id))
+        })
+        .collect();
+    by_start.sort_unstable();
+    by_start.dedup_by_key(|(_, id)| *id);
+    by_start
+}
+
 impl Replay {
     /// The schedule of `tasks` of `model` (a run's tasks: all of the model's,
     /// or one build's). `window` is the run's first and last time as its
     /// producer defines them; `None`: its tasks' first start and last end.
     pub fn of(model: &Model, tasks: &[TaskId], window: Option<(Nanos, Nanos)>) -> Replay {
+        Replay::of_sorted(model, &by_start(model, tasks), window)
+    }
+
+    /// [`Replay::of`], with its tasks already in [`by_start`]'s order (a
+    /// caller that needs that order too sorts once).
+    pub fn of_sorted(model: &Model, by_start: &[(Nanos, TaskId)], window: Option<(Nanos, Nanos)>) -> Replay {
         let mut pos = vec![NONE; model.tasks().len()];
-        // Sorted by start: the order of the run, which a topological order
-        // follows where it can (a dependency nearly always started first).
-        let mut by_start: Vec<(Nanos, TaskId)> = tasks
-            .iter()
-            .filter_map(|&id| {
-                let t = model.task(id);
-                (t.role != Role::Phase && t.duration().is_some()).then(|| (t.start.get().unwrap_or(0), id))
-            })
-            .collect();
-        by_start.sort_unstable();
-        by_start.dedup_by_key(|(_, id)| *id);
         for (i, &(_, id)) in by_start.iter().enumerate() {
             pos[id.index()] = i as u32;
         }
-        let index_deps = IndexDeps::of(model, &by_start, &pos);
-        let receiver = receivers(model, &by_start, &index_deps);
+        let index_deps = IndexDeps::of(model, by_start, &pos);
+        let receiver = receivers(model, by_start, &index_deps);
         let order = topological(&index_deps, &receiver);
         // Positions renumbered in the topological order, by index of `by_start`.
         let mut place = vec![NONE; by_start.len()];
@@ -141,7 +153,12 @@ impl Replay {
     /// first and last line, as `analyze` reports it), any other its tasks'
     /// first start and last end.
     pub fn of_run(model: &Model, tasks: &[TaskId]) -> Replay {
-        Replay::of(model, tasks, model.window().filter(|_| tasks.len() == model.tasks().len()))
+        Replay::of_sorted_run(model, tasks, &by_start(model, tasks))
+    }
+
+    /// [`Replay::of_run`] of `tasks`, given [`by_start`] of them.
+    pub fn of_sorted_run(model: &Model, tasks: &[TaskId], by_start: &[(Nanos, TaskId)]) -> Replay {
+        Replay::of_sorted(model, by_start, model.window().filter(|_| tasks.len() == model.tasks().len()))
     }
 
     /// The run's first and last time, ns.

@@ -12,11 +12,11 @@
 use super::chain::chain;
 use super::execution::{Execution, Place};
 use super::normalise::normalise;
-use crate::analysis::replay::Replay;
+use crate::analysis::replay::{self, Replay};
 use crate::analysis::slack::slack;
 use crate::hash::FastMap;
 use crate::intern::Interner;
-use crate::model::{Model, Nanos, Role, TaskId};
+use crate::model::{Model, Nanos, TaskId};
 use std::borrow::Cow;
 
 /// One run to compare.
@@ -195,17 +195,11 @@ impl Digest {
     pub fn of(run: &Run<'_>) -> Digest {
         let model = run.model;
         let dur = |id: TaskId| model.task(id).duration().unwrap_or(0);
-        // Sorted as (start, id) pairs: looking each task up in the sort's
-        // comparisons is a cache miss each on a big build.
-        let mut by_start: Vec<(Option<Nanos>, TaskId)> = run
-            .tasks
-            .iter()
-            .map(|&id| (id, model.task(id)))
-            .filter(|(_, t)| t.role != Role::Phase && t.duration().is_some())
-            .map(|(id, t)| (t.start.get(), id))
-            .collect();
-        by_start.sort_unstable();
-        let tasks: Vec<TaskId> = by_start.into_iter().map(|(_, id)| id).collect();
+        // Sorted as (start, id) pairs (looking each task up in the sort's
+        // comparisons is a cache miss each on a big build), once for the
+        // digest and its replay.
+        let by_start = replay::by_start(model, &run.tasks);
+        let tasks: Vec<TaskId> = by_start.iter().map(|&(_, id)| id).collect();
         // Each model task's position in `tasks`.
         let mut pos = vec![NOT_IN_RUN; model.tasks().len()];
         for (i, &id) in tasks.iter().enumerate() {
@@ -227,7 +221,7 @@ impl Digest {
         let first = tasks.iter().filter_map(|&id| model.task(id).start.get()).min().unwrap_or(0);
         let end = tasks.iter().filter_map(|&id| model.task(id).end.get()).max().unwrap_or(first).max(first);
         let slack = slack(model, &tasks, &at, end);
-        let replay = Replay::of_run(model, &run.tasks);
+        let replay = Replay::of_sorted_run(model, &run.tasks, &by_start);
         let (start, close) = replay.window();
 
         let mut groups: Vec<Group> = vec![Group { slack: Nanos::MAX, ..Group::default() }; keys.len()];

@@ -192,13 +192,13 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             b_outcome: v.b_ms.map(|_| r.b_outcomes.label()),
             newly_critical: in_b && !in_a && newly_critical(k),
             b_key: original.get(k).map(|s| (*s).to_owned()),
-            p: v.p,
-            welch_p: v.welch_p,
-            test: v.test,
-            q: v.q,
-            relative_ci: v.relative_ci,
-            mde_ms: v.mde_ms,
-            verdict: v.verdict,
+            p: v.tests().p,
+            welch_p: v.tests().welch_p,
+            test: v.tests().test,
+            q: v.tests().q,
+            relative_ci: v.tests().relative_ci,
+            mde_ms: v.tests().mde_ms,
+            verdict: v.tests().verdict,
         }
     };
     let half = order.len() / 2;

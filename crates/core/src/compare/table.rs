@@ -21,13 +21,14 @@ use super::stats::{self, Rng};
 use super::Options;
 use crate::hash::{hash_bytes, FastMap};
 use crate::model::Nanos;
+use smallvec::{smallvec, SmallVec};
 
 /// One key across the runs of both sides.
 #[derive(Clone, Debug, Default)]
 pub struct KeyRuns {
     /// Its total per run, A's runs then B's (`None`: not in that run), ns:
-    /// one list, so that a key costs one allocation.
-    times: Vec<Option<Nanos>>,
+    /// one list, held in place for one run a side (no allocation a key).
+    times: SmallVec<[Option<Nanos>; 2]>,
     /// How many of [`KeyRuns::times`] are A's.
     a_runs: u32,
     /// Its id in the representative run of A and of B, if they have it.
@@ -57,20 +58,31 @@ impl KeyRuns {
 /// Every key of either side, across runs, borrowed from the digests (a
 /// build has hundreds of thousands of keys: each is looked up once and not
 /// copied), with its ids in the representative runs `reps` (A's and B's).
+///
+/// The first run's keys come first, in its order, so each one's place is
+/// its id there: they are not hashed again. A later run's key is looked up
+/// in the first run's table, and only the keys that run lacks go into a
+/// table of their own.
 pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest], reps: [usize; 2]) -> Vec<(&'d str, KeyRuns)> {
     let sizes = |d: &[Digest]| d.iter().map(|d| d.groups.len()).max().unwrap_or(0);
-    let mut at: FastMap<&str, u32> = FastMap::default();
-    at.reserve(sizes(a) + sizes(b) / 4);
     let mut out: Vec<(&str, KeyRuns)> = Vec::with_capacity(sizes(a) + sizes(b) / 4);
     let runs = a.len() + b.len();
-    let fresh = || KeyRuns { times: vec![None; runs], a_runs: a.len() as u32, ..KeyRuns::default() };
+    let fresh = || KeyRuns { times: smallvec![None; runs], a_runs: a.len() as u32, ..KeyRuns::default() };
+    let Some(first) = a.first().or(b.first()) else { return out };
+    out.extend(first.keyed_groups().map(|(_, k, _)| (k, fresh())));
+    let mut more: FastMap<&str, u32> = FastMap::default();
     for (i, d) in a.iter().chain(b).enumerate() {
         let rep = [i == reps[0], i == a.len() + reps[1]].iter().position(|&r| r);
         for (id, k, g) in d.keyed_groups() {
-            let n = *at.entry(k).or_insert_with(|| {
-                out.push((k, fresh()));
-                out.len() as u32 - 1
-            });
+            let n = match i {
+                0 => id,
+                _ => first.id(k).unwrap_or_else(|| {
+                    *more.entry(k).or_insert_with(|| {
+                        out.push((k, fresh()));
+                        out.len() as u32 - 1
+                    })
+                }),
+            };
             let r = &mut out[n as usize].1;
             r.times[i] = Some(g.total);
             if let Some(side) = rep {
@@ -126,6 +138,24 @@ pub struct Verdict {
     pub a_ms: Option<f64>,
     /// B's mean, ms.
     pub b_ms: Option<f64>,
+    /// Its tests, with several runs a side (`None` with one: a build has
+    /// hundreds of thousands of keys, and most comparisons are one run
+    /// against one).
+    tests: Option<Box<Tests>>,
+}
+
+impl Verdict {
+    /// Its tests (none with one run a side).
+    pub fn tests(&self) -> &Tests {
+        static NONE: Tests =
+            Tests { p: None, welch_p: None, test: None, q: None, relative_ci: None, mde_ms: None, verdict: None };
+        self.tests.as_deref().unwrap_or(&NONE)
+    }
+}
+
+/// A key's tests, with several runs a side.
+#[derive(Clone, Debug, Default)]
+pub struct Tests {
     /// The test's p-value.
     pub p: Option<f64>,
     /// Welch's test of the times as measured (see `TaskChange::welch_p`).
@@ -150,7 +180,7 @@ pub fn verdicts(keys: &[(&str, KeyRuns)], opts: &Options, min_delta_ms: f64, fac
         .iter()
         .map(|(k, r)| {
             let (a_ms, b_ms) = (mean_of(r.a()), mean_of(r.b()));
-            let mut v = Verdict { a_ms, b_ms, ..Verdict::default() };
+            let mut v = Verdict { a_ms, b_ms, tests: several.then(Box::default), ..Verdict::default() };
             v.status = match (a_ms, b_ms) {
                 (Some(_), None) => "only-a",
                 (None, Some(_)) => "only-b",
@@ -158,28 +188,29 @@ pub fn verdicts(keys: &[(&str, KeyRuns)], opts: &Options, min_delta_ms: f64, fac
                 (Some(a), Some(b)) if !several && past(a, b - a) => "changed",
                 _ => "within-noise",
             };
-            if several && v.status == "within-noise" {
+            if let Some(t) = v.tests.as_mut().filter(|_| v.status == "within-noise") {
                 let va = values(r.a());
                 let vb: Vec<f64> = values(r.b()).iter().map(|x| x / factor).collect();
-                v.welch_p = stats::welch(&va, &values(r.b())).map(|(p, _)| p);
+                t.welch_p = stats::welch(&va, &values(r.b())).map(|(p, _)| p);
                 let ties = has_ties(&va) || has_ties(&vb);
                 let mut rng = Rng::new(hash_bytes(k.as_bytes()));
                 let (p, test) = match stats::welch(&va, &vb) {
                     Some((p, _)) if va.len() >= 5 && vb.len() >= 5 && !ties => (Some(p), "welch"),
                     _ => (stats::permutation(&va, &vb, &mut rng), "permutation"),
                 };
-                v.p = p;
-                v.test = p.map(|_| test);
-                v.relative_ci = stats::bootstrap_relative(&va, &vb, &mut rng).map(|(lo, hi)| [lo, hi]);
-                v.mde_ms = stats::minimum_detectable(&va, &vb);
+                t.p = p;
+                t.test = p.map(|_| test);
+                t.relative_ci = stats::bootstrap_relative(&va, &vb, &mut rng).map(|(lo, hi)| [lo, hi]);
+                t.mde_ms = stats::minimum_detectable(&va, &vb);
             }
             v
         })
         .collect();
     if several {
-        let q = stats::benjamini_hochberg(&out.iter().map(|v| v.p).collect::<Vec<_>>());
+        let q = stats::benjamini_hochberg(&out.iter().map(|v| v.tests().p).collect::<Vec<_>>());
         for (v, q) in out.iter_mut().zip(q) {
-            v.q = q;
+            let Some(t) = v.tests.as_mut() else { continue };
+            t.q = q;
             let (Some(a), Some(b)) = (v.a_ms, v.b_ms) else { continue };
             if v.status != "within-noise" {
                 continue;
@@ -189,7 +220,7 @@ pub fn verdicts(keys: &[(&str, KeyRuns)], opts: &Options, min_delta_ms: f64, fac
                 v.status = "changed";
             } else {
                 let threshold = min_delta_ms.max(opts.min_relative * a);
-                v.verdict = Some(if v.mde_ms.is_some_and(|m| m <= threshold) { "unchanged" } else { "cannot-tell" });
+                t.verdict = Some(if t.mde_ms.is_some_and(|m| m <= threshold) { "unchanged" } else { "cannot-tell" });
             }
         }
     }
