@@ -313,17 +313,16 @@ fn rank(
     join: Join<'_>,
 ) -> Vec<u32> {
     // Sorted as small tuples: a row is large, and reaching into rows is
-    // most of a sort's time.
-    let make = |i: usize| {
+    // most of a sort's time. Each holds its key's text, which a tie reaches
+    // without a look at the table of keys first.
+    type Ranked<'k> = (bool, f64, f64, &'k str, u32);
+    let make = |i: usize| -> Ranked<'_> {
         let v = &verdicts[i];
         let delta = v.b_ms.unwrap_or(0.0) - v.a_ms.unwrap_or(0.0);
-        (v.status == "within-noise", effect(i).abs(), delta.abs(), i as u32)
+        (v.status == "within-noise", effect(i).abs(), delta.abs(), keys[i].0, i as u32)
     };
-    let cmp = |x: &(bool, f64, f64, u32), y: &(bool, f64, f64, u32)| {
-        x.0.cmp(&y.0)
-            .then(y.1.total_cmp(&x.1))
-            .then(y.2.total_cmp(&x.2))
-            .then_with(|| keys[x.3 as usize].0.cmp(keys[y.3 as usize].0))
+    let cmp = |x: &Ranked<'_>, y: &Ranked<'_>| {
+        x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)).then(y.2.total_cmp(&x.2)).then_with(|| x.3.cmp(y.3))
     };
     // Half sorted on each thread, then merged: times are often equal (a
     // log's are whole milliseconds), so most comparisons reach the keys.
@@ -343,14 +342,14 @@ fn rank(
     let (mut i, mut j, mut order) = (0, 0, Vec::with_capacity(verdicts.len()));
     while i < left.len() && j < right.len() {
         if cmp(&right[j], &left[i]).is_lt() {
-            order.push(right[j].3);
+            order.push(right[j].4);
             j += 1;
         } else {
-            order.push(left[i].3);
+            order.push(left[i].4);
             i += 1;
         }
     }
-    order.extend(left[i..].iter().chain(&right[j..]).map(|t| t.3));
+    order.extend(left[i..].iter().chain(&right[j..]).map(|t| t.4));
     order
 }
 
