@@ -156,9 +156,9 @@ fn two_groups_of_evobench_runs_give_the_evaluator_s_means_and_welch_s_p() {
         assert!((b_ms - (2.0 * y + x) / 3.0).abs() < 1e-6, "{}: B's mean {b_ms}", t.key);
         assert!((t.delta_ms - (y - x) / 3.0).abs() < 1e-6, "{}", t.key);
         if x == y {
-            assert_eq!(t.welch_p, None, "{}: no spread, no test", t.key);
+            assert_eq!(t.tests().welch_p, None, "{}: no spread, no test", t.key);
         } else {
-            let p = t.welch_p.unwrap_or_else(|| panic!("{}: no Welch p", t.key));
+            let p = t.tests().welch_p.unwrap_or_else(|| panic!("{}: no Welch p", t.key));
             assert!((p - 14.0 / 27.0).abs() < 1e-9, "{}: Welch p {p}", t.key);
             checked += 1;
         }

@@ -183,13 +183,13 @@ fn with_several_runs_a_side_the_speed_factor_goes_and_the_slowed_node_is_signifi
     let changed: Vec<&str> = c.tasks.iter().filter(|t| t.status == "changed").map(|t| t.key.as_str()).collect();
     assert_eq!(changed, [key.as_str()]);
     let top = &c.tasks[0];
-    assert_eq!(top.test, Some("welch"));
-    assert!(top.q.unwrap() < 0.05);
+    assert_eq!(top.tests().test, Some("welch"));
+    assert!(top.tests().q.unwrap() < 0.05);
     // The interval of the change after the speed factor holds 40 %.
-    let [lo, hi] = top.relative_ci.unwrap();
+    let [lo, hi] = top.tests().relative_ci.unwrap();
     assert!(lo < 0.4 && 0.4 < hi, "{lo} {hi}");
     // Most of the rest can be told unchanged: a change past the thresholds would have been found.
-    let unchanged = c.tasks.iter().filter(|t| t.verdict == Some("unchanged")).count();
+    let unchanged = c.tasks.iter().filter(|t| t.tests().verdict == Some("unchanged")).count();
     assert!(unchanged > c.tasks.len() / 2, "{unchanged} of {}", c.tasks.len());
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }

@@ -192,13 +192,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             b_outcome: v.b_ms.map(|_| r.b_outcomes.label()),
             newly_critical: in_b && !in_a && newly_critical(k),
             b_key: original.get(k).map(|s| (*s).to_owned()),
-            p: v.tests().p,
-            welch_p: v.tests().welch_p,
-            test: v.tests().test,
-            q: v.tests().q,
-            relative_ci: v.tests().relative_ci,
-            mde_ms: v.tests().mde_ms,
-            verdict: v.tests().verdict,
+            tests: v.tests_owned(),
         }
     };
     let half = order.len() / 2;

@@ -149,6 +149,23 @@ pub struct TaskChange {
     /// Matched by its neighbours: A knew it by this key, B by another.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub b_key: Option<String>,
+    /// Several runs a side: its tests (`None` with one run a side, as
+    /// most comparisons are: a build has hundreds of thousands of keys).
+    /// In JSON their fields are the row's own.
+    #[serde(flatten)]
+    pub tests: Option<Box<Tests>>,
+}
+
+impl TaskChange {
+    /// Its tests (all `None` with one run a side).
+    pub fn tests(&self) -> &Tests {
+        self.tests.as_deref().unwrap_or(&Tests::NONE)
+    }
+}
+
+/// A key's tests, with several runs a side.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Tests {
     /// Several runs a side: the test's p-value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p: Option<f64>,
@@ -175,6 +192,12 @@ pub struct TaskChange {
     /// thresholds would have been found) or `cannot-tell`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<&'static str>,
+}
+
+impl Tests {
+    /// No tests: one run a side.
+    pub const NONE: Tests =
+        Tests { p: None, welch_p: None, test: None, q: None, relative_ci: None, mde_ms: None, verdict: None };
 }
 
 /// Totals over the matched keys only.

@@ -17,6 +17,7 @@
 //! mix) is `status-changed`, whatever its times: that is not a slowdown.
 
 use super::digest::{Digest, Outcomes};
+use super::result::Tests;
 use super::stats::{self, Rng};
 use super::Options;
 use crate::hash::{hash_bytes, FastMap};
@@ -147,29 +148,13 @@ pub struct Verdict {
 impl Verdict {
     /// Its tests (none with one run a side).
     pub fn tests(&self) -> &Tests {
-        static NONE: Tests =
-            Tests { p: None, welch_p: None, test: None, q: None, relative_ci: None, mde_ms: None, verdict: None };
-        self.tests.as_deref().unwrap_or(&NONE)
+        self.tests.as_deref().unwrap_or(&Tests::NONE)
     }
-}
 
-/// A key's tests, with several runs a side.
-#[derive(Clone, Debug, Default)]
-pub struct Tests {
-    /// The test's p-value.
-    pub p: Option<f64>,
-    /// Welch's test of the times as measured (see `TaskChange::welch_p`).
-    pub welch_p: Option<f64>,
-    /// Which test.
-    pub test: Option<&'static str>,
-    /// After Benjamini–Hochberg.
-    pub q: Option<f64>,
-    /// The bootstrap interval of the relative change.
-    pub relative_ci: Option<[f64; 2]>,
-    /// The minimum detectable effect, ms.
-    pub mde_ms: Option<f64>,
-    /// `unchanged` or `cannot-tell` within noise, with several runs.
-    pub verdict: Option<&'static str>,
+    /// Its tests, for a row of its own.
+    pub fn tests_owned(&self) -> Option<Box<Tests>> {
+        self.tests.clone()
+    }
 }
 
 /// Each key's verdict (in the order of `keys`).

@@ -156,12 +156,13 @@ fn row(t: &TaskChange, tests: bool) -> Row {
         ms_cell(t.saving_if_back_ms, signed),
     ];
     if tests {
+        let x = t.tests();
         cells.extend([
-            opt_number(t.p, |p| format!("{p:.3}")),
-            opt_number(t.q, |q| format!("{q:.3}")),
-            text(t.test.unwrap_or("")),
-            opt_number(t.welch_p, |p| format!("{p:.3}")),
-            t.relative_ci.map_or_else(
+            opt_number(x.p, |p| format!("{p:.3}")),
+            opt_number(x.q, |q| format!("{q:.3}")),
+            text(x.test.unwrap_or("")),
+            opt_number(x.welch_p, |p| format!("{p:.3}")),
+            x.relative_ci.map_or_else(
                 || text(""),
                 |[lo, hi]| Cell {
                     show: format!("{} … {}", percent(Some(lo)), percent(Some(hi))),
@@ -169,8 +170,8 @@ fn row(t: &TaskChange, tests: bool) -> Row {
                     ..number(String::new(), lo)
                 },
             ),
-            ms_cell(t.mde_ms, dur),
-            text(t.verdict.unwrap_or("")),
+            ms_cell(x.mde_ms, dur),
+            text(x.verdict.unwrap_or("")),
         ]);
     }
     Row::new(cells, &format!("{key} {}", status(t)))
