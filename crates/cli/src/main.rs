@@ -412,7 +412,12 @@ fn compare_command(
     join(&mut || keys_a = report::compare::keys_of(&a), &mut || keys_b = report::compare::keys_of(&b));
     let runs_a = report::compare::runs_of(&a, &keys_a, &|i| picks_a[i]).map_err(anyhow::Error::msg)?;
     let runs_b = report::compare::runs_of(&b, &keys_b, &|i| picks_b[i]).map_err(anyhow::Error::msg)?;
-    let Some(c) = compare::compare_with(&runs_a, &runs_b, opts, join) else {
+    // The text shows only the first changes: no row is made for the rest.
+    let opts = match format {
+        OutputFormat::Text => opts.clone().with_rows(Some(report::compare::SHOWN)),
+        OutputFormat::Json => opts.clone(),
+    };
+    let Some(c) = compare::compare_with(&runs_a, &runs_b, &opts, join) else {
         bail!("side {} holds no run to compare", if runs_a.is_empty() { "A" } else { "B" });
     };
     match format {

@@ -51,11 +51,16 @@ pub struct Options {
     pub min_delta: Option<Nanos>,
     /// The relative threshold. Default 0.05 (5 %).
     pub min_relative: f64,
+    /// How many of the table's rows to make, from the first (`None`, the
+    /// default: every key's). A report that shows only the first changes
+    /// needs no row for each of a build's hundreds of thousands of keys;
+    /// the counts and totals are of every key all the same.
+    pub rows: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { min_delta: None, min_relative: 0.05 }
+        Options { min_delta: None, min_relative: 0.05, rows: None }
     }
 }
 
@@ -68,6 +73,11 @@ impl Options {
     /// These options with a relative threshold of `share` (0.05 is 5 %).
     pub fn with_min_relative(self, share: f64) -> Options {
         Options { min_relative: share, ..self }
+    }
+
+    /// These options with only the first `n` rows of the table made (`None`: all).
+    pub fn with_rows(self, n: Option<usize>) -> Options {
+        Options { rows: n, ..self }
     }
 }
 
@@ -195,16 +205,19 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             tests: v.tests_owned(),
         }
     };
-    let half = order.len() / 2;
+    let made = opts.rows.map_or(order.len(), |n| n.min(order.len()));
+    let half = made / 2;
     // Room for all of them at once: the second half is moved in, not the whole grown.
-    let (mut tasks, mut second): (Vec<TaskChange>, Vec<TaskChange>) = (Vec::with_capacity(order.len()), Vec::new());
+    let (mut tasks, mut second): (Vec<TaskChange>, Vec<TaskChange>) = (Vec::with_capacity(made), Vec::new());
     join(&mut || tasks.extend(order[..half].iter().enumerate().map(|(i, &n)| row(i, n))), &mut || {
-        second = order[half..].iter().enumerate().map(|(i, &n)| row(half + i, n)).collect()
+        second = order[half..made].iter().enumerate().map(|(i, &n)| row(half + i, n)).collect()
     });
     tasks.append(&mut second);
 
-    let matched: Vec<&TaskChange> = tasks.iter().filter(|t| t.a_ms.is_some() && t.b_ms.is_some()).collect();
-    let (ta, tb) = (matched.iter().filter_map(|t| t.a_ms).sum::<f64>(), matched.iter().filter_map(|t| t.b_ms).sum());
+    // Counts and totals over every key, made or not, in the rows' order.
+    let in_order = || order.iter().map(|&n| &verdicts[n as usize]);
+    let matched: Vec<&table::Verdict> = in_order().filter(|v| v.a_ms.is_some() && v.b_ms.is_some()).collect();
+    let (ta, tb) = (matched.iter().filter_map(|v| v.a_ms).sum::<f64>(), matched.iter().filter_map(|v| v.b_ms).sum());
     let aligned = attribution::align(rep_a, rep_b)
         .into_iter()
         .map(|(i, j)| {
@@ -249,7 +262,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
         );
     }
     let mean_wall = |d: &[Digest]| d.iter().map(|d| ms(d.wall)).sum::<f64>() / d.len() as f64;
-    let only = |s: &str| tasks.iter().filter(|t| t.status == s).count();
+    let only = |s: &str| verdicts.iter().filter(|v| v.status == s).count();
     Some(Comparison {
         runs: Runs {
             a: da.iter().map(|d| d.name.clone()).collect(),
@@ -290,6 +303,8 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
             alpha: stats::ALPHA,
         },
         warnings,
+        keys: order.len(),
+        ranked: verdicts.iter().filter(|v| v.status != "within-noise").count(),
         tasks,
     })
 }

@@ -17,8 +17,15 @@ pub struct Comparison {
     /// Both blocking chains, and the two aligned.
     pub critical_path: CriticalPaths,
     /// Every key, ranked by its effect on the wall time (changes first,
-    /// then what is within noise, unranked).
+    /// then what is within noise, unranked); only the first rows when
+    /// fewer were asked for (`compare::Options::rows`).
     pub tasks: Vec<TaskChange>,
+    /// How many keys the table has (rows made or not).
+    #[serde(skip)]
+    pub keys: usize,
+    /// How many of them are ranked: changes, not within noise.
+    #[serde(skip)]
+    pub ranked: usize,
     /// Keys in both sides.
     pub matched: usize,
     /// Of those, keys matched by their neighbours rather than by name.

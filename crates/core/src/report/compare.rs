@@ -3,7 +3,7 @@
 //! and a MAL trace's executions are runs of their own), the text report
 //! and the JSON.
 
-use crate::compare::result::{Comparison, TaskChange};
+use crate::compare::result::Comparison;
 use crate::compare::{Run, TaskKeys};
 use crate::numbers::duration_label;
 use crate::run::Analysis;
@@ -83,8 +83,9 @@ pub fn percent(share: Option<f64>) -> String {
     share.map_or("".to_owned(), |s| format!("{:+.1}%", s * 100.0))
 }
 
-/// How many rows of each list the text shows.
-const SHOWN: usize = 25;
+/// How many rows of each list the text shows: the comparison behind it
+/// needs no more rows of its table (`compare::Options::rows`).
+pub const SHOWN: usize = 25;
 
 /// The comparison as text.
 pub fn compare_text(c: &Comparison) -> String {
@@ -167,22 +168,21 @@ pub fn compare_text(c: &Comparison) -> String {
         let _ = writeln!(o, "  … {} more steps", c.critical_path.aligned.len() - 2 * SHOWN);
     }
 
-    let ranked: Vec<&TaskChange> = c.tasks.iter().filter(|t| t.rank.is_some()).collect();
-    let noise = c.tasks.len() - ranked.len();
+    let ranked = c.tasks.iter().filter(|t| t.rank.is_some());
     let _ = writeln!(
         o,
         "\nChanges by effect on the wall time ({} ranked; {} within noise, not ranked):",
-        ranked.len(),
-        noise
+        c.ranked,
+        c.keys - c.ranked
     );
-    if !ranked.is_empty() {
+    if c.ranked > 0 {
         let _ = writeln!(
             o,
             "  {:>4} {:>10} {:>8} {:>10} {:>10} {:>10} {:<15} {:<5} key",
             "#", "Δ", "Δ%", "on wall", "if back", "B", "status", "path"
         );
     }
-    for t in ranked.iter().take(SHOWN) {
+    for t in ranked.take(SHOWN) {
         let status = match (t.status, &t.a_outcome, &t.b_outcome) {
             ("status-changed", Some(a), Some(b)) => format!("{a}->{b}"),
             (s, ..) => s.to_owned(),
@@ -202,8 +202,8 @@ pub fn compare_text(c: &Comparison) -> String {
             if t.newly_critical { "  [newly critical]" } else { "" }
         );
     }
-    if ranked.len() > SHOWN {
-        let _ = writeln!(o, "  … {} more (--format json lists them all)", ranked.len() - SHOWN);
+    if c.ranked > SHOWN {
+        let _ = writeln!(o, "  … {} more (--format json lists them all)", c.ranked - SHOWN);
     }
     o
 }
