@@ -14,7 +14,7 @@ use longpole_core::formats::{chrome_trace, evobench, starrocks_profile};
 use longpole_core::layout::timeline::TimelineIndex;
 use longpole_core::model::flame::FlameGraph;
 use longpole_core::model::FormatId;
-use longpole_core::report::compare::{compare_json, keys_of, runs_of};
+use longpole_core::report::compare::{compare_json_text, keys_of, runs_of};
 use longpole_core::view::compare::CompareView;
 use longpole_core::view::compare_flame::{diff_flames, DiffFlame};
 use longpole_core::view::compare_timelines::{timelines, TimelinePair};
@@ -192,7 +192,7 @@ impl Compared {
             }
             Request::ExportComparison { run } if run == self.run => {
                 let Some(c) = &self.last else { return };
-                match compare_json(c).and_then(|v| serde_json::to_string_pretty(&v)) {
+                match compare_json_text(c) {
                     Ok(text) => sink.file(run, "longpole-compare.json", "application/json", (text + "\n").as_bytes()),
                     Err(e) => sink.send(&Response::CompareRefused {
                         run,

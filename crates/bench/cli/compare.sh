@@ -5,7 +5,8 @@
 # the time of analysing one. The two runs come from distbuild-sim
 # (`--rerun`: the same graph and work, another schedule and jitter, one
 # node slowed). Prints median and spread of wall time and peak RSS and the
-# ratio.
+# ratio, for the text report (which makes only the rows it shows) and for
+# `--format json` (every key's row).
 # Usage: crates/bench/cli/compare.sh [RUNS] NODES
 set -eu
 runs=3
@@ -28,6 +29,7 @@ i=0
 while [ "$i" -lt "$runs" ]; do
   /usr/bin/time -a -o "$tmp/one" -f '%e %M' "$longpole" analyze "$a.log" "$a.json" >/dev/null
   /usr/bin/time -a -o "$tmp/two" -f '%e %M' "$longpole" compare "$a.log" "$a.json" --vs "$b.log" "$b.json" >/dev/null
+  /usr/bin/time -a -o "$tmp/json" -f '%e %M' "$longpole" compare --format json "$a.log" "$a.json" --vs "$b.log" "$b.json" >/dev/null
   i=$((i + 1))
 done
 . "$root/crates/bench/timing.sh"
@@ -36,4 +38,5 @@ echo "one run: $a.log and its graph ($((bytes / 1000000)) MB), $runs runs each, 
 header 24 run
 row 24 "analyze A" "$tmp/one"
 row 24 "compare A --vs B" "$tmp/two"
-awk -v a="$(median "$tmp/one")" -v b="$(median "$tmp/two")" 'BEGIN { printf "compare / analyze (median wall): %.2fx\n", b / (a > 0 ? a : 0.01) }'
+row 24 "the same, --format json" "$tmp/json"
+awk -v a="$(median "$tmp/one")" -v b="$(median "$tmp/two")" -v j="$(median "$tmp/json")" 'BEGIN { d = a > 0 ? a : 0.01; printf "compare / analyze (median wall): %.2fx; as JSON %.2fx\n", b / d, j / d }'

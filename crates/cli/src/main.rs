@@ -422,7 +422,7 @@ fn compare_command(
     };
     match format {
         OutputFormat::Text => emit(&report::compare::compare_text(&c))?,
-        OutputFormat::Json => emit(&(serde_json::to_string_pretty(&report::compare::compare_json(&c)?)? + "\n"))?,
+        OutputFormat::Json => emit(&(report::compare::compare_json_text(&c)? + "\n"))?,
     }
     // As for `analyze`: the process ends here, nothing is freed one by one.
     std::mem::forget(c);

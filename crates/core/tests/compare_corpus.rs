@@ -9,7 +9,7 @@
 use longpole_core::compare::result::Comparison;
 use longpole_core::compare::{compare, Options};
 use longpole_core::ingest::read_bytes;
-use longpole_core::report::compare::{keys_of, runs_of};
+use longpole_core::report::compare::{self as report, keys_of, runs_of};
 use longpole_core::Analysis;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -215,4 +215,39 @@ fn a_mal_execution_against_itself_with_jitter_finds_the_slowed_instruction() {
     assert!(changed[0].starts_with("s0_1:40 "), "{changed:?}");
     assert_eq!(c.tasks[0].key, changed[0]);
     assert!((c.tasks[0].delta_ms - 80.0).abs() <= 0.151, "{:?}", c.tasks[0]);
+}
+
+/// The JSON written straight from a comparison is its tree of values'
+/// JSON byte for byte, with one run a side and with several (the rows'
+/// tests flattened into them); a comparison asked for its first rows only
+/// has those rows of the whole one, and every count and total of the whole.
+#[test]
+fn json_text_and_the_first_rows_agree_with_the_whole_comparison() {
+    let log = corpus("ninja-log/kati-v5.ninja_log");
+    let a = analysis("kati-v5.ninja_log", &log);
+    let ka = keys_of(&a);
+    // Thresholds of 100 ms and 1 %.
+    let opts = Options::default().with_min_delta(Some(100_000_000)).with_min_relative(0.01);
+    for (pick_a, pick_b) in [(Some(2), Some(3)), (None, None)] {
+        let ra = runs_of(&a, &ka, &|_| pick_a).unwrap();
+        let rb = runs_of(&a, &ka, &|_| pick_b).unwrap();
+        let whole = compare(&ra, &rb, &opts).unwrap();
+        let text = report::compare_json_text(&whole).unwrap();
+        let values = report::compare_json(&whole).unwrap();
+        assert_eq!(text, serde_json::to_string_pretty(&values).unwrap());
+        match pick_a {
+            // Build 2 against build 3: some keys change, some do not.
+            Some(_) => assert!(whole.ranked > 3 && whole.keys > whole.ranked, "{} of {}", whole.ranked, whole.keys),
+            // All three builds a side: the rows carry their tests.
+            None => assert!(text.contains("\"welch_p\"") && text.contains("\"q\"")),
+        }
+        assert_eq!(whole.tasks.len(), whole.keys);
+        let first = compare(&ra, &rb, &opts.clone().with_rows(Some(3))).unwrap();
+        assert_eq!(first.tasks, whole.tasks[..3]);
+        let rest = Comparison { tasks: whole.tasks[..3].to_vec(), ..whole.clone() };
+        assert_eq!(first, rest, "every count and total is of all the keys");
+        // The text report shows only its first rows: it reads the same from them.
+        let shown = compare(&ra, &rb, &opts.clone().with_rows(Some(report::SHOWN))).unwrap();
+        assert_eq!(report::compare_text(&shown), report::compare_text(&whole));
+    }
 }

@@ -58,6 +58,13 @@ pub fn compare_json(c: &Comparison) -> Result<Value, serde_json::Error> {
     serde_json::to_value(c)
 }
 
+/// [`compare_json`] as pretty text, written straight from the comparison:
+/// a build's table of keys as a tree of values first would take several
+/// times its size.
+pub fn compare_json_text(c: &Comparison) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(c)
+}
+
 /// Milliseconds as a signed duration: `+1.2 s`, `-850 µs`.
 pub fn signed(ms: f64) -> String {
     let ns = (ms * 1e6).round() as i64;
