@@ -64,8 +64,9 @@ pub fn split(a: &Digest, b: &Digest) -> Split {
 
 /// A's duration for each of `b`'s replayed tasks, where it has one: B's
 /// tasks of a key take, one to one in order of start, the durations of A's
-/// tasks of that key, where A ran the key's tasks the same way.
-pub fn a_durations(b: &Digest, a: &Digest, join: Join<'_>) -> Vec<Option<Nanos>> {
+/// tasks of that key, where A ran the key's tasks the same way. `b_in_a`:
+/// each of B's keys' id in A (`matching::by_structure`).
+pub fn a_durations(b: &Digest, a: &Digest, b_in_a: &[Option<u32>], join: Join<'_>) -> Vec<Option<Nanos>> {
     let (rb, ra) = (&b.replay, &a.replay);
     // A's side on one thread, B's on the other.
     let (mut a_by_key, mut order, mut counterpart) = (Vec::new(), Vec::new(), Vec::new());
@@ -84,7 +85,9 @@ pub fn a_durations(b: &Digest, a: &Digest, join: Join<'_>) -> Vec<Option<Nanos>>
             // A's key of each of B's keys, where both ran its tasks the same way.
             counterpart = b
                 .keyed_groups()
-                .map(|(_, k, gb)| a.id(k).filter(|&i| a.groups[i as usize].outcomes.same_mix(&gb.outcomes)))
+                .map(|(id, _, gb)| {
+                    b_in_a[id as usize].filter(|&i| a.groups[i as usize].outcomes.same_mix(&gb.outcomes))
+                })
                 .collect();
             let b_starts = rb.starts(&rb.ends(rb.durations()), rb.durations());
             order = (0..rb.len()).map(|p| (b.replay_keys[p], b_starts[p], p)).collect();

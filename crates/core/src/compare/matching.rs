@@ -10,8 +10,39 @@ use crate::hash::{FastMap, FastSet};
 use crate::join::Join;
 use std::collections::BTreeMap;
 
-/// B's keys matched to A's by structure: B's key → A's.
-pub fn by_structure<'a, 'b>(a: &'a Digest, b: &'b Digest, join: Join<'_>) -> FastMap<String, String> {
+/// Each key of `of`'s id in `table`, by `of`'s id (`None`: `table` has it not).
+pub fn ids_in(table: &Digest, of: &Digest) -> Vec<Option<u32>> {
+    of.keyed_groups().map(|(_, k, _)| table.id(k)).collect()
+}
+
+/// B's keys matched to A's by structure (B's key → A's), and each of B's
+/// keys' id in A under its name then (`None`: A has it not): each key of
+/// either side is looked up in the other's once, each side on a thread.
+pub fn by_structure<'a, 'b>(
+    a: &'a Digest,
+    b: &'b Digest,
+    join: Join<'_>,
+) -> (FastMap<String, String>, Vec<Option<u32>>) {
+    let (mut a_in_b, mut b_in_a) = (Vec::new(), Vec::new());
+    join(&mut || a_in_b = ids_in(b, a), &mut || b_in_a = ids_in(a, b));
+    let renamed = rounds(a, b, &a_in_b, &b_in_a, join);
+    for (id, k, _) in b.keyed_groups() {
+        if let Some(to) = renamed.get(k) {
+            b_in_a[id as usize] = a.id(to);
+        }
+    }
+    (renamed, b_in_a)
+}
+
+/// The matching's rounds, with each key's id on the other side (`a_in_b`,
+/// `b_in_a`, by its own id).
+fn rounds<'a, 'b>(
+    a: &'a Digest,
+    b: &'b Digest,
+    a_in_b: &[Option<u32>],
+    b_in_a: &[Option<u32>],
+    join: Join<'_>,
+) -> FastMap<String, String> {
     let mut renamed: FastMap<String, String> = FastMap::default();
     let mut taken: FastSet<String> = FastSet::default();
     loop {
@@ -22,8 +53,10 @@ pub fn by_structure<'a, 'b>(a: &'a Digest, b: &'b Digest, join: Join<'_>) -> Fas
             let name = renamed.get(k).map_or(k, String::as_str);
             a.id(name).is_some().then_some(name)
         };
-        let unmatched_a = || a.keyed_groups().filter(|(_, k, _)| b.id(k).is_none() && !taken.contains(*k));
-        let unmatched_b = || b.keyed_groups().filter(|(_, k, _)| a.id(k).is_none() && !renamed.contains_key(*k));
+        let unmatched_a =
+            || a.keyed_groups().filter(|(id, k, _)| a_in_b[*id as usize].is_none() && !taken.contains(*k));
+        let unmatched_b =
+            || b.keyed_groups().filter(|(id, k, _)| b_in_a[*id as usize].is_none() && !renamed.contains_key(*k));
         // Each side's on a thread: every key of both is looked up each round.
         let (mut sigs_a, mut sigs_b) = (BTreeMap::new(), BTreeMap::new());
         join(&mut || sigs_a = signatures(a, unmatched_a(), &matched_a), &mut || {

@@ -107,7 +107,7 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let (mut da, mut db): (Vec<Digest>, Vec<Digest>) = (Vec::new(), Vec::new());
     join(&mut || da = a.iter().map(Digest::of).collect(), &mut || db = b.iter().map(Digest::of).collect());
     let (ra, rb) = (median_run(&da), median_run(&db));
-    let renamed = matching::by_structure(&da[ra], &db[rb], join);
+    let (renamed, b_in_a) = matching::by_structure(&da[ra], &db[rb], join);
     for d in &mut db {
         d.rename(&renamed);
     }
@@ -122,13 +122,16 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let (mut split, mut matched_durations, mut what_if) = (attribution::Split::default(), Vec::new(), 0);
     join(
         &mut || {
-            keys = table::key_runs(&da, &db, [ra, rb]);
+            // B's representative run's keys' ids in A's are known, and
+            // A's representative run is the first one's place when it is the first.
+            let known = (ra == 0).then(|| (da.len() + rb, &b_in_a[..]));
+            keys = table::key_runs(&da, &db, [ra, rb], known);
             factor = table::speed_factor(&keys);
             verdicts = table::verdicts(&keys, opts, min_delta_ms, if several { factor } else { 1.0 });
         },
         &mut || {
             split = attribution::split(rep_a, rep_b);
-            matched_durations = attribution::a_durations(rep_b, rep_a, join);
+            matched_durations = attribution::a_durations(rep_b, rep_a, &b_in_a, join);
             what_if = attribution::what_if(rep_b, &matched_durations);
         },
     );

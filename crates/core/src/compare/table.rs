@@ -62,9 +62,16 @@ impl KeyRuns {
 ///
 /// The first run's keys come first, in its order, so each one's place is
 /// its id there: they are not hashed again. A later run's key is looked up
-/// in the first run's table, and only the keys that run lacks go into a
-/// table of their own.
-pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest], reps: [usize; 2]) -> Vec<(&'d str, KeyRuns)> {
+/// in the first run's table, unless `known` gives that run's keys' ids
+/// there already (the run's index among A's runs then B's, and its keys'
+/// ids by its own); only the keys the first run lacks go into a table of
+/// their own.
+pub fn key_runs<'d>(
+    a: &'d [Digest],
+    b: &'d [Digest],
+    reps: [usize; 2],
+    known: Option<(usize, &[Option<u32>])>,
+) -> Vec<(&'d str, KeyRuns)> {
     let sizes = |d: &[Digest]| d.iter().map(|d| d.groups.len()).max().unwrap_or(0);
     let mut out: Vec<(&str, KeyRuns)> = Vec::with_capacity(sizes(a) + sizes(b) / 4);
     let runs = a.len() + b.len();
@@ -75,14 +82,19 @@ pub fn key_runs<'d>(a: &'d [Digest], b: &'d [Digest], reps: [usize; 2]) -> Vec<(
     for (i, d) in a.iter().chain(b).enumerate() {
         let rep = [i == reps[0], i == a.len() + reps[1]].iter().position(|&r| r);
         for (id, k, g) in d.keyed_groups() {
-            let n = match i {
-                0 => id,
-                _ => first.id(k).unwrap_or_else(|| {
+            let n = if i == 0 {
+                id
+            } else {
+                let in_first = match known {
+                    Some((run, ids)) if run == i => ids[id as usize],
+                    _ => first.id(k),
+                };
+                in_first.unwrap_or_else(|| {
                     *more.entry(k).or_insert_with(|| {
                         out.push((k, fresh()));
                         out.len() as u32 - 1
                     })
-                }),
+                })
             };
             let r = &mut out[n as usize].1;
             r.times[i] = Some(g.total);
