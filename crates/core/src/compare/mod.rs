@@ -122,8 +122,8 @@ pub fn compare_with(a: &[Run<'_>], b: &[Run<'_>], opts: &Options, join: Join<'_>
     let (mut split, mut matched_durations, mut what_if) = (attribution::Split::default(), Vec::new(), 0);
     join(
         &mut || {
-            // B's representative run's keys' ids in A's are known, and
-            // A's representative run is the first one's place when it is the first.
+            // The ids of B's representative run's keys in A's representative
+            // run are known: they serve the table when that run is A's first.
             let known = (ra == 0).then(|| (da.len() + rb, &b_in_a[..]));
             keys = table::key_runs(&da, &db, [ra, rb], known);
             factor = table::speed_factor(&keys);
