@@ -8,7 +8,8 @@ use crate::hash::FastMap;
 use crate::model::{Model, Role, Sym, TaskId};
 
 /// Every task's key, by [`TaskId`]. A node's key is made once and a copy's
-/// is made from it (a build has hundreds of thousands of each).
+/// is made from it (a build has hundreds of thousands of each), each by
+/// joining its parts, sized once (not through `format!`).
 pub fn keys(model: &Model) -> Vec<String> {
     let kind = |id: TaskId| model.kinds()[model.task(id).kind.index()].name.as_str();
     let mut by_uid: FastMap<Sym, usize> = FastMap::default();
@@ -19,7 +20,7 @@ pub fn keys(model: &Model) -> Vec<String> {
             match t.role {
                 Role::Work => {
                     by_uid.insert(t.uid, id.index());
-                    format!("{} {}", kind(id), model.label(id))
+                    [kind(id), " ", &model.label(id)].concat()
                 }
                 Role::Transfer => String::new(),
                 Role::Setup => kind(id).to_owned(),
@@ -34,7 +35,7 @@ pub fn keys(model: &Model) -> Vec<String> {
             .filter(|&id| model.task(id).role == Role::Transfer)
             .map(|id| {
                 let target = model.target(id).map_or("", of_uid);
-                (id.index(), format!("copy of {} for {target}", of_uid(model.task(id).uid)))
+                (id.index(), ["copy of ", of_uid(model.task(id).uid), " for ", target].concat())
             })
             .collect()
     };
