@@ -76,16 +76,10 @@ pub fn by_start(model: &Model, tasks: &[TaskId]) -> Vec<(Nanos, TaskId)> {
 }
 
 impl Replay {
-    /// The schedule of `tasks` of `model` (a run's tasks: all of the model's,
-    /// or one build's). `window` is the run's first and last time as its
-    /// producer defines them; `None`: its tasks' first start and last end.
-    pub fn of(model: &Model, tasks: &[TaskId], window: Option<(Nanos, Nanos)>) -> Replay {
-        Replay::of_sorted(model, &by_start(model, tasks), window)
-    }
-
-    /// [`Replay::of`], with its tasks already in [`by_start`]'s order (a
-    /// caller that needs that order too sorts once).
-    pub fn of_sorted(model: &Model, by_start: &[(Nanos, TaskId)], window: Option<(Nanos, Nanos)>) -> Replay {
+    /// The schedule of a run's tasks, `by_start` ([`by_start`]'s order) of
+    /// `model`. `window` is the run's first and last time as its producer
+    /// defines them; `None`: its tasks' first start and last end.
+    fn of_sorted(model: &Model, by_start: &[(Nanos, TaskId)], window: Option<(Nanos, Nanos)>) -> Replay {
         let mut pos = vec![NONE; model.tasks().len()];
         for (i, &(_, id)) in by_start.iter().enumerate() {
             pos[id.index()] = i as u32;

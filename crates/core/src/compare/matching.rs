@@ -11,18 +11,14 @@ use crate::join::Join;
 use std::collections::BTreeMap;
 
 /// Each key of `of`'s id in `table`, by `of`'s id (`None`: `table` has it not).
-pub fn ids_in(table: &Digest, of: &Digest) -> Vec<Option<u32>> {
+fn ids_in(table: &Digest, of: &Digest) -> Vec<Option<u32>> {
     of.keyed_groups().map(|(_, k, _)| table.id(k)).collect()
 }
 
 /// B's keys matched to A's by structure (B's key → A's), and each of B's
 /// keys' id in A under its name then (`None`: A has it not): each key of
 /// either side is looked up in the other's once, each side on a thread.
-pub fn by_structure<'a, 'b>(
-    a: &'a Digest,
-    b: &'b Digest,
-    join: Join<'_>,
-) -> (FastMap<String, String>, Vec<Option<u32>>) {
+pub fn by_structure(a: &Digest, b: &Digest, join: Join<'_>) -> (FastMap<String, String>, Vec<Option<u32>>) {
     let (mut a_in_b, mut b_in_a) = (Vec::new(), Vec::new());
     join(&mut || a_in_b = ids_in(b, a), &mut || b_in_a = ids_in(a, b));
     let renamed = rounds(a, b, &a_in_b, &b_in_a, join);
@@ -57,7 +53,8 @@ fn rounds<'a, 'b>(
             || a.keyed_groups().filter(|(id, k, _)| a_in_b[*id as usize].is_none() && !taken.contains(*k));
         let unmatched_b =
             || b.keyed_groups().filter(|(id, k, _)| b_in_a[*id as usize].is_none() && !renamed.contains_key(*k));
-        // Each side's on a thread: every key of both is looked up each round.
+        // Each side's signatures on a thread (whether a key is matched comes
+        // from `a_in_b` and `b_in_a`, not from a look-up each round).
         let (mut sigs_a, mut sigs_b) = (BTreeMap::new(), BTreeMap::new());
         join(&mut || sigs_a = signatures(a, unmatched_a(), &matched_a), &mut || {
             sigs_b = signatures(b, unmatched_b(), &matched_b)
